@@ -1,0 +1,1 @@
+//! TODO(helper): cancel_all_skips_cancelled

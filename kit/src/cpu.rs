@@ -1,0 +1,176 @@
+//! The CPU time of one thread, from Linux's per-thread CPU clock.
+//!
+//! A busy-waiting timer burns a core; a sleeping one costs nothing. To tell
+//! them apart we need the timer thread's own CPU time, not the process's
+//! (the test's threads, and other tests' timers, run in the same process).
+//!
+//! Linux gives every thread a CPU-time clock. `pthread_getcpuclockid` only
+//! computes its id from the thread id: `(!tid << 3) | 6` (per-thread, the
+//! scheduler's clock). We compute the same id and read it with the safe
+//! `nix::time::clock_gettime`, so the workspace stays free of `unsafe`. The
+//! clock counts nanoseconds, so a window of a few hundred milliseconds gives a
+//! clear share (over half of the wall time, or under a few percent).
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use nix::time::{ClockId, clock_gettime};
+
+/// A handle on one thread's CPU clock.
+#[derive(Debug, Clone, Copy)]
+pub struct ThreadCpu {
+    tid: i32,
+    clock: ClockId,
+}
+
+impl ThreadCpu {
+    /// The thread of this process whose name is `name`.
+    ///
+    /// Linux keeps at most 15 bytes of a thread's name; `name` is compared
+    /// with that prefix. A thread that was just spawned may not carry its
+    /// name yet: this waits up to `kit::ms(1000)` for it to appear.
+    ///
+    /// # Errors
+    /// If no thread, or more than one, has that name.
+    pub fn named(name: &str) -> std::io::Result<ThreadCpu> {
+        match crate::threads::tids_named_within(name, crate::ms(1000))?.as_slice() {
+            [tid] => Ok(ThreadCpu::of_tid(*tid)),
+            [] => Err(std::io::Error::other(format!("no thread named {name:?}"))),
+            many => Err(std::io::Error::other(format!(
+                "{} threads are named {name:?}; give each timer its own name",
+                many.len()
+            ))),
+        }
+    }
+
+    /// The thread with Linux thread id `tid`.
+    pub fn of_tid(tid: i32) -> ThreadCpu {
+        // The encoding glibc's pthread_getcpuclockid uses: a negative id
+        // selects a CPU clock, bit 2 says "one thread", 2 means "scheduler".
+        let clock = ClockId::from_raw((!tid << 3) | 6);
+        ThreadCpu { tid, clock }
+    }
+
+    /// The Linux thread id.
+    pub fn tid(&self) -> i32 {
+        self.tid
+    }
+
+    /// CPU time the thread has used since it started.
+    ///
+    /// # Errors
+    /// If the thread has exited.
+    pub fn used(&self) -> std::io::Result<Duration> {
+        let t = clock_gettime(self.clock).map_err(std::io::Error::from)?;
+        Ok(Duration::new(t.tv_sec() as u64, t.tv_nsec() as u32))
+    }
+
+    /// Measures the thread over a window of wall time: the calling thread
+    /// sleeps for `window` (that sleep is the measurement, not a margin).
+    ///
+    /// # Errors
+    /// If the thread exits before the window ends.
+    pub fn share_over(&self, window: Duration) -> std::io::Result<CpuShare> {
+        let (cpu0, wall0) = (self.used()?, Instant::now());
+        std::thread::sleep(window);
+        let (cpu1, wall1) = (self.used()?, Instant::now());
+        Ok(CpuShare {
+            cpu: cpu1.saturating_sub(cpu0),
+            wall: wall1 - wall0,
+        })
+    }
+}
+
+/// CPU time used by one thread over a window of wall time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CpuShare {
+    /// CPU time the thread used in the window.
+    pub cpu: Duration,
+    /// Length of the window.
+    pub wall: Duration,
+}
+
+impl CpuShare {
+    /// CPU time over wall time: 1.0 is one core burned for the whole window.
+    pub fn fraction(&self) -> f64 {
+        self.cpu.as_secs_f64() / self.wall.as_secs_f64()
+    }
+
+    /// The share in percent, rounded.
+    pub fn percent(&self) -> u32 {
+        (self.fraction() * 100.0).round() as u32
+    }
+}
+
+impl fmt::Display for CpuShare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}% of a core ({} ms of CPU in {} ms)",
+            self.percent(),
+            self.cpu.as_millis(),
+            self.wall.as_millis()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Barrier};
+    use std::thread;
+
+    /// Starts a named thread that spins (or blocks) until told to stop.
+    fn spawn(name: &str, spin: bool) -> (Arc<AtomicBool>, Arc<Barrier>, thread::JoinHandle<()>) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let started = Arc::new(Barrier::new(2));
+        let handle = {
+            let (stop, started) = (Arc::clone(&stop), Arc::clone(&started));
+            thread::Builder::new()
+                .name(name.into())
+                .spawn(move || {
+                    started.wait();
+                    if spin {
+                        while !stop.load(Ordering::Relaxed) {
+                            std::hint::spin_loop();
+                        }
+                    } else {
+                        thread::park();
+                    }
+                })
+                .unwrap()
+        };
+        started.wait();
+        (stop, started, handle)
+    }
+
+    #[test]
+    fn a_spinning_thread_uses_most_of_a_core() {
+        let (stop, _, handle) = spawn("kit-cpu-spin", true);
+        let share = ThreadCpu::named("kit-cpu-spin")
+            .unwrap()
+            .share_over(crate::ms(200))
+            .unwrap();
+        stop.store(true, Ordering::Relaxed);
+        handle.join().unwrap();
+        assert!(share.fraction() > 0.5, "spinning thread: {share}");
+    }
+
+    #[test]
+    fn a_blocked_thread_uses_almost_nothing() {
+        let (_, _, handle) = spawn("kit-cpu-park", false);
+        let share = ThreadCpu::named("kit-cpu-park")
+            .unwrap()
+            .share_over(crate::ms(200))
+            .unwrap();
+        handle.thread().unpark();
+        handle.join().unwrap();
+        assert!(share.fraction() < 0.05, "parked thread: {share}");
+    }
+
+    #[test]
+    fn an_unknown_name_is_an_error() {
+        assert!(ThreadCpu::named("kit-no-such").is_err());
+    }
+}

@@ -1,0 +1,25 @@
+//! The test kit shared by every stage of the workspace.
+//!
+//! A stage's own files teach timers; this crate holds what their tests need
+//! so that no stage repeats test scaffolding:
+//!
+//! - [`pause`]: pause points that hold a named thread at a named point in the
+//!   code (the race window) until the test releases it. They compile to an
+//!   empty function unless the `pause-points` feature is on, which only test,
+//!   example and bench builds turn on.
+//! - [`cpu`]: the CPU time of one thread, read from Linux's per-thread clock.
+//! - [`recorder`]: who did what, and when, relative to a start instant; with
+//!   "eventually within" and "still not after" waits built on those events.
+//! - [`scale`]: one delay factor, read from `KIT_TIME_SCALE`, that stretches
+//!   every duration a test uses on a slow machine.
+//! - [`threads`]: unique thread names, and "this thread is gone".
+
+pub mod cpu;
+pub mod pause;
+pub mod recorder;
+pub mod scale;
+pub mod threads;
+
+pub use pause::pause_point;
+pub use recorder::Recorder;
+pub use scale::ms;

@@ -1,0 +1,1 @@
+//! The cross-stage suite.
