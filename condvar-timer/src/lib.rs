@@ -19,4 +19,6 @@ pub mod semaphore;
 pub mod something_changed;
 pub mod timer_style;
 
+pub mod error;
+
 mod sync;
