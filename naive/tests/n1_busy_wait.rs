@@ -1,0 +1,42 @@
+//! N1 busy_wait: with one task pending but not due, the naive timer thread
+//! takes it, finds it early and puts it back, again and again: it burns a
+//! core while it "waits". The fix is stage 2's sleep (`sleep-based`, S2).
+#![cfg(not(loom))]
+
+use kit::cpu::{CpuShare, ThreadCpu};
+use naive::Timer;
+
+/// Schedules one task far out on a fresh naive timer and measures the timer
+/// thread's own CPU share over a window, while the task waits.
+fn cpu_while_one_task_waits() -> CpuShare {
+    let name = kit::threads::unique_name("n1");
+    let timer = Timer::new(&name);
+    timer.schedule(kit::ms(10_000), || {}).unwrap();
+    let share = ThreadCpu::named(&name)
+        .unwrap()
+        .share_over(kit::ms(300))
+        .unwrap();
+    drop(timer);
+    kit::threads::assert_gone(&name);
+    share
+}
+
+#[test]
+fn n1_busy_wait_reproduces() {
+    let share = cpu_while_one_task_waits();
+    assert!(
+        share.fraction() > 0.5,
+        "expected the naive timer to burn over half a core while one task waits; \
+         it used {share}"
+    );
+}
+
+#[test]
+#[ignore = "N1 busy_wait: shows the bug in busy_loop.rs"]
+fn n1_busy_wait_on_busy_loop() {
+    let share = cpu_while_one_task_waits();
+    assert!(
+        share.fraction() < 0.05,
+        "N1 busy_wait: the timer thread used {share} while one task waited"
+    );
+}

@@ -1,0 +1,22 @@
+//! N2 idle_is_free: with nothing queued, the naive timer thread blocks in
+//! the channel's `recv` and costs no CPU.
+#![cfg(not(loom))]
+
+use kit::cpu::ThreadCpu;
+use naive::Timer;
+
+#[test]
+fn n2_idle_is_free() {
+    let name = kit::threads::unique_name("n2");
+    let timer = Timer::new(&name);
+    let share = ThreadCpu::named(&name)
+        .unwrap()
+        .share_over(kit::ms(300))
+        .unwrap();
+    drop(timer);
+    kit::threads::assert_gone(&name);
+    assert!(
+        share.fraction() < 0.05,
+        "an idle naive timer should cost nothing; it used {share}"
+    );
+}

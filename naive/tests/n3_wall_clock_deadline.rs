@@ -1,0 +1,104 @@
+//! N3 wall_clock_deadline: the naive timer takes deadlines from the wall
+//! clock, as `System.currentTimeMillis` does. Set that clock back and every
+//! pending deadline moves away by as much: "in 50 ms" becomes "in 2050 ms"
+//! (the seed's "an hour" becoming "a year and an hour", scaled down). The
+//! monotonic clock cannot be set, so a timer on it runs on time.
+#![cfg(not(loom))]
+
+use std::time::Duration;
+
+use kit::Recorder;
+use kit::pause::Pause;
+use naive::{Clock, MonotonicClock, SettableWallClock, Timer};
+
+const PUT_BACK: &str = "naive::busy_loop: the head is not due, putting it back";
+
+/// The task's delay.
+fn delay() -> Duration {
+    kit::ms(50)
+}
+
+/// How far the administrator sets the wall clock back ("a year").
+fn jump() -> Duration {
+    kit::ms(2000)
+}
+
+/// Schedules a task due in `delay()` on a timer over `clock`, holds the timer
+/// thread once it has found the task early, sets the settable wall clock back
+/// by `jump()`, lets the thread go on, and returns the recorder (its start is
+/// just before `schedule`, so the task is due at `delay()` or later) and the
+/// timer (drop it once done: that joins its thread).
+fn schedule_then_set_clock_back(clock: impl Clock, wall: &SettableWallClock) -> (Recorder, Timer) {
+    let name = kit::threads::unique_name("n3");
+    let timer = Timer::with_clock(&name, clock);
+    let pause = Pause::arm(PUT_BACK, &name);
+    let rec = Recorder::new();
+    let task_rec = rec.clone();
+    timer
+        .schedule(delay(), move || {
+            task_rec.record("task ran");
+        })
+        .unwrap();
+    // The thread has taken the task and found it early: the clock is set
+    // back while the task is surely still pending.
+    pause.wait_reached();
+    wall.set_back(jump());
+    pause.release();
+    (rec, timer)
+}
+
+#[test]
+fn n3_wall_clock_deadline_reproduces() {
+    let wall = SettableWallClock::new();
+    let (rec, _timer) = schedule_then_set_clock_back(wall.clone(), &wall);
+    // Exact lower bound: the task is due at wall time (schedule + delay), and
+    // the wall clock now reads `jump` less than real time, so the task cannot
+    // run before real time schedule + delay + jump > start + jump.
+    if let Err(early) = rec.still_absent("task ran", jump()) {
+        panic!(
+            "the wall clock was set back by {} ms, yet the task ran at {} ms",
+            jump().as_millis(),
+            early.at.as_millis()
+        );
+    }
+    assert!(
+        rec.eventually("task ran", kit::ms(5000)).is_some(),
+        "the task never ran"
+    );
+}
+
+#[test]
+fn n3_wall_clock_deadline_fixed() {
+    let wall = SettableWallClock::new();
+    let (rec, _timer) = schedule_then_set_clock_back(MonotonicClock::new(), &wall);
+    let ran = rec
+        .eventually("task ran", kit::ms(5000))
+        .expect("the task never ran");
+    assert!(
+        ran >= delay(),
+        "the task ran early, at {} ms",
+        ran.as_millis()
+    );
+    assert!(
+        ran <= delay() + kit::ms(300),
+        "on the monotonic clock the task is due at {} ms, yet it ran at {} ms",
+        delay().as_millis(),
+        ran.as_millis()
+    );
+}
+
+#[test]
+#[ignore = "N3 wall_clock_deadline: shows the bug in busy_loop.rs on the wall clock"]
+fn n3_wall_clock_deadline_on_wall_clock() {
+    let wall = SettableWallClock::new();
+    let (rec, _timer) = schedule_then_set_clock_back(wall.clone(), &wall);
+    let ran = rec.eventually("task ran", kit::ms(5000));
+    let on_time = ran.is_some_and(|ran| ran <= delay() + kit::ms(300));
+    assert!(
+        on_time,
+        "N3 wall_clock_deadline: due at {} ms, ran at {} (wall clock set back by {} ms)",
+        delay().as_millis(),
+        ran.map_or("never".to_owned(), |ran| format!("{} ms", ran.as_millis())),
+        jump().as_millis()
+    );
+}
