@@ -1,0 +1,32 @@
+//! S2 no_busy_wait: stage 1's N1 measurement, on the sleep-based timer. With
+//! one task pending, the thread sleeps until it is due and costs nothing.
+#![cfg(not(loom))]
+
+use kit::cpu::ThreadCpu;
+use kit::pause::Pause;
+use sleep_based::Timer;
+
+#[test]
+fn s2_no_busy_wait() {
+    let name = kit::threads::unique_name("s2");
+    let timer = Timer::new(&name);
+    // "Far out", but near enough that the drop, which waits out the sleep
+    // (chapter 4's P2), stays short.
+    let pause = Pause::arm(
+        "sleep-based::sleep_until: took the head, going to sleep",
+        &name,
+    );
+    timer.schedule(kit::ms(600), || {}).unwrap();
+    pause.wait_reached();
+    pause.release();
+    let share = ThreadCpu::named(&name)
+        .unwrap()
+        .share_over(kit::ms(300))
+        .unwrap();
+    drop(timer);
+    kit::threads::assert_gone(&name);
+    assert!(
+        share.fraction() < 0.05,
+        "the sleep-based timer should cost nothing while one task waits; it used {share}"
+    );
+}
