@@ -1,0 +1,177 @@
+//! `cargo xtask ci`: everything CI runs, in order, stopping at the first
+//! failure, then a summary with each step's time.
+
+use crate::cargo;
+use crate::cmd::{Cmd, Result, banner, secs};
+use crate::{book, ftf, loom};
+use std::time::{Duration, Instant};
+
+/// `cargo test --workspace` must stay under this, after the build.
+const TEST_BUDGET: Duration = Duration::from_secs(30);
+
+/// One step of CI.
+struct Step {
+    name: &'static str,
+    run: fn() -> Result<String>,
+}
+
+const STEPS: &[Step] = &[
+    Step {
+        name: "rustfmt",
+        run: fmt,
+    },
+    Step {
+        name: "clippy (and under --cfg loom)",
+        run: clippy,
+    },
+    Step {
+        name: "cargo test --workspace",
+        run: test,
+    },
+    Step {
+        name: "failing-then-fixed",
+        run: failing_then_fixed,
+    },
+    Step {
+        name: "loom models",
+        run: loom_models,
+    },
+    Step {
+        name: "generated book assets",
+        run: assets,
+    },
+    Step {
+        name: "book build + link check",
+        run: book_build,
+    },
+    Step {
+        name: "benches build",
+        run: benches,
+    },
+];
+
+/// Runs every step; fails at the first step that fails.
+pub fn run() -> Result {
+    let start = Instant::now();
+    let mut done: Vec<(&str, Duration, String)> = Vec::new();
+    for (i, step) in STEPS.iter().enumerate() {
+        banner(&format!("[{}/{}] {}", i + 1, STEPS.len(), step.name));
+        let t = Instant::now();
+        let result = (step.run)();
+        let took = t.elapsed();
+        match result {
+            Ok(note) => done.push((step.name, took, note)),
+            Err(e) => {
+                summary(&done, Some((step.name, took)));
+                return Err(format!(
+                    "CI step {}/{} ({}) failed after {}:\n{e}",
+                    i + 1,
+                    STEPS.len(),
+                    step.name,
+                    secs(took)
+                ));
+            }
+        }
+    }
+    summary(&done, None);
+    println!(
+        "{} steps passed, 0 failed, in {}",
+        done.len(),
+        secs(start.elapsed())
+    );
+    Ok(())
+}
+
+fn summary(done: &[(&str, Duration, String)], failed: Option<(&str, Duration)>) {
+    println!();
+    println!("==> summary");
+    for (name, took, note) in done {
+        println!("  ok      {name:<32} {:>8}  {note}", secs(*took));
+    }
+    if let Some((name, took)) = failed {
+        println!("  FAILED  {name:<32} {:>8}", secs(took));
+    }
+}
+
+fn fmt() -> Result<String> {
+    Cmd::cargo(&["fmt", "--all", "--", "--check"])
+        .run()
+        .map_err(|e| format!("{e}\nrun `cargo fmt --all` and commit the result"))?;
+    Ok(String::new())
+}
+
+fn clippy() -> Result<String> {
+    Cmd::cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])
+    .run()?;
+    let packages = cargo::workspace()?;
+    let with_models = loom::models(&packages);
+    for (package, _) in &with_models {
+        Cmd::cargo(&[
+            "clippy",
+            "--target-dir",
+            loom::TARGET_DIR,
+            "-p",
+            package,
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ])
+        .env("RUSTFLAGS", &loom::rustflags())
+        .run()?;
+    }
+    Ok(format!("{} crate(s) also under loom", with_models.len()))
+}
+
+fn test() -> Result<String> {
+    Cmd::cargo(&["test", "--workspace", "--no-run"]).run()?;
+    let t = Instant::now();
+    Cmd::cargo(&["test", "--workspace"]).run()?;
+    let took = t.elapsed();
+    println!(
+        "cargo test --workspace ran in {} after the build",
+        secs(took)
+    );
+    if took > TEST_BUDGET {
+        let warning = format!(
+            "WARNING: the test run took {}, over the {} budget (CONTRIBUTING.md: honest and fast)",
+            secs(took),
+            secs(TEST_BUDGET)
+        );
+        println!("\n!!!!! {warning} !!!!!\n");
+        return Ok(format!("run {} -- {warning}", secs(took)));
+    }
+    Ok(format!("run {} (budget {})", secs(took), secs(TEST_BUDGET)))
+}
+
+fn failing_then_fixed() -> Result<String> {
+    let outcome = ftf::run()?;
+    Ok(format!("{} bugs shown", outcome.shown))
+}
+
+fn loom_models() -> Result<String> {
+    let n = loom::run()?;
+    Ok(format!("{n} checked"))
+}
+
+fn assets() -> Result<String> {
+    let n = book::check_assets()?;
+    Ok(format!("{n} references"))
+}
+
+fn book_build() -> Result<String> {
+    book::build()?;
+    Ok(String::new())
+}
+
+fn benches() -> Result<String> {
+    Cmd::cargo(&["bench", "--workspace", "--no-run"]).run()?;
+    Ok(String::new())
+}

@@ -1,0 +1,235 @@
+//! `cargo xtask ftf`: the failing-then-fixed check.
+//!
+//! `#[ignore]` in this workspace means "shows a bug" and nothing else. So
+//! every ignored test of every test target is run on its own and must fail,
+//! and its failure must name the bug: the test is named after its curriculum
+//! ID (`c1_lost_wakeup_on_racy`), so its message must carry `C1`. The log
+//! then reads as the list of bugs the workspace shows.
+
+use crate::cargo::{self, TestExe};
+use crate::cmd::{Cmd, Result, banner, secs};
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// How long one ignored test may run: a bug shows in seconds; a test that
+/// hangs is a broken demonstration, not a shown bug.
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// What the check found.
+pub struct Outcome {
+    /// Ignored tests that failed as they should, naming their bug.
+    pub shown: usize,
+    /// Everything that broke the rule, one message each.
+    pub problems: Vec<String>,
+}
+
+/// Runs the check; fails if any ignored test passed or did not name its bug.
+pub fn run() -> Result<Outcome> {
+    banner("failing-then-fixed: every ignored test must fail, naming its bug");
+    let packages = cargo::workspace()?;
+    let build = Cmd::cargo(&[
+        "test",
+        "--workspace",
+        "--tests",
+        "--no-run",
+        "--message-format=json",
+    ]);
+    let exes: Vec<TestExe> = cargo::test_executables(build, &packages)?
+        .into_iter()
+        // Loom models are compiled out without `--cfg loom`: `cargo xtask loom`.
+        .filter(|e| !e.target.starts_with("loom_"))
+        .collect();
+
+    let mut jobs: Vec<(usize, String)> = Vec::new();
+    for (i, exe) in exes.iter().enumerate() {
+        for name in cargo::ignored_tests(exe)? {
+            jobs.push((i, name));
+        }
+    }
+    println!(
+        "{} ignored tests in {} test targets; running each alone",
+        jobs.len(),
+        exes.len()
+    );
+
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 4);
+    let next = Mutex::new(0usize);
+    let (tx, rx) = mpsc::channel();
+    let mut outcome = Outcome {
+        shown: 0,
+        problems: Vec::new(),
+    };
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, jobs, exes) = (&next, &jobs, &exes);
+            s.spawn(move || {
+                loop {
+                    let k = {
+                        let mut n = next.lock().unwrap();
+                        *n += 1;
+                        *n - 1
+                    };
+                    let Some((i, name)) = jobs.get(k) else { break };
+                    let verdict = judge(&exes[*i], name);
+                    if tx.send((k, verdict)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Print in a stable order, as results come in.
+        let mut pending = std::collections::BTreeMap::new();
+        let mut printed = 0;
+        for (k, verdict) in rx {
+            pending.insert(k, verdict);
+            while let Some(v) = pending.remove(&printed) {
+                match v {
+                    Ok(line) => {
+                        outcome.shown += 1;
+                        println!("{line}");
+                    }
+                    Err(problem) => {
+                        println!("  FAILED: {problem}");
+                        outcome.problems.push(problem);
+                    }
+                }
+                printed += 1;
+            }
+        }
+    });
+
+    println!(
+        "failing-then-fixed: {} bugs shown, {} problems",
+        outcome.shown,
+        outcome.problems.len()
+    );
+    if outcome.problems.is_empty() {
+        Ok(outcome)
+    } else {
+        Err(format!(
+            "the failing-then-fixed check found {} problem(s):\n  {}",
+            outcome.problems.len(),
+            outcome.problems.join("\n  ")
+        ))
+    }
+}
+
+/// Runs one ignored test alone; `Ok(report line)` if it failed naming its bug.
+fn judge(exe: &TestExe, name: &str) -> Result<String> {
+    let who = format!("{} {}", exe.selector(), name);
+    let run = exe
+        .cmd(&["--ignored", "--exact", name])
+        .capture(LIMIT)
+        .map_err(|e| format!("{who}: {e}"))?;
+    if run.output.contains("running 0 tests") {
+        return Err(format!("{who}: `--exact` selected no test"));
+    }
+    if run.passed() {
+        return Err(format!("ignored means shows a bug: {who} passed"));
+    }
+    if run.status.is_none() {
+        return Err(format!(
+            "{who}: still running after {}; a bug must show within seconds",
+            secs(LIMIT)
+        ));
+    }
+    let Some(id) = bug_id(name) else {
+        return Err(format!(
+            "{who}: an ignored test's name starts with its curriculum ID (`c1_lost_wakeup_on_racy`)"
+        ));
+    };
+    let message = panic_message(&run.output);
+    let named = match &message {
+        Some(m) => m.contains(&id),
+        None => run.output.contains(&id),
+    };
+    if !named {
+        return Err(format!(
+            "{who} failed ({}) without naming {id}: {}",
+            run.how(),
+            message.unwrap_or_else(|| last_lines(&run.output, 5))
+        ));
+    }
+    let line = message.unwrap_or_else(|| format!("{id}: {}", run.how()));
+    Ok(format!(
+        "  {}\n      {who} ({})",
+        red(&line),
+        secs(run.took)
+    ))
+}
+
+/// The curriculum ID a test name starts with, upper-cased: `c1_lost_wakeup`
+/// gives `C1`, `tests::t10_thundering_herd` gives `T10`.
+pub fn bug_id(test_name: &str) -> Option<String> {
+    let last = test_name.rsplit("::").next()?;
+    let prefix = last.split('_').next()?;
+    let letters = prefix.trim_end_matches(|c: char| c.is_ascii_digit());
+    let ok = !letters.is_empty()
+        && letters.len() < prefix.len()
+        && letters.chars().all(|c| c.is_ascii_alphabetic());
+    ok.then(|| prefix.to_ascii_uppercase())
+}
+
+/// The first line of the first panic message in a test's output.
+pub fn panic_message(output: &str) -> Option<String> {
+    let mut lines = output.lines();
+    while let Some(line) = lines.next() {
+        if line.contains(" panicked at ") {
+            let (_, after) = line.split_once(" panicked at ")?;
+            // Old style: `panicked at 'message', src/x.rs:1:2`.
+            if let Some(rest) = after.strip_prefix('\'') {
+                return rest.rsplit_once("', ").map(|(m, _)| m.to_string());
+            }
+            return lines
+                .find(|l| !l.trim().is_empty())
+                .map(|l| l.trim().to_string());
+        }
+    }
+    None
+}
+
+/// The last `n` non-empty lines of an output, joined by " | ".
+pub fn last_lines(output: &str, n: usize) -> String {
+    let lines: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..].join(" | ")
+}
+
+/// Red on a terminal, plain in a log file.
+pub fn red(text: &str) -> String {
+    if std::io::stdout().is_terminal() {
+        format!("\x1b[31m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_come_from_test_names() {
+        assert_eq!(bug_id("c1_lost_wakeup_on_racy").as_deref(), Some("C1"));
+        assert_eq!(bug_id("tests::t10_thundering_herd").as_deref(), Some("T10"));
+        assert_eq!(bug_id("lost_wakeup").as_deref(), None);
+        assert_eq!(bug_id("c_lost").as_deref(), None);
+        assert_eq!(bug_id("12_x").as_deref(), None);
+    }
+
+    #[test]
+    fn panic_messages_are_read_from_test_output() {
+        let out = "running 1 test\n\nthread 'c1_lost_wakeup_on_racy' (4242) panicked at condvar-timer/tests/c1_lost_wakeup.rs:40:5:\nC1 lost_wakeup: task 2 due at 50 ms, ran at 2003 ms\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(
+            panic_message(out).as_deref(),
+            Some("C1 lost_wakeup: task 2 due at 50 ms, ran at 2003 ms")
+        );
+        assert_eq!(panic_message("no panic here"), None);
+    }
+}

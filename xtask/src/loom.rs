@@ -1,0 +1,160 @@
+//! `cargo xtask loom`: the loom models.
+//!
+//! Every integration test named `loom_*` is a set of loom models, compiled
+//! only under `--cfg loom`. Its non-ignored models must pass; each ignored
+//! model (a buggy version) runs alone and must fail. loom aborts the whole
+//! process when it finds a deadlock, so only the exit status is judged, and
+//! the output must say "deadlock" or name the bug's ID.
+
+use crate::cargo::{self, TestExe};
+use crate::cmd::{Cmd, Result, banner, secs};
+use crate::ftf::{bug_id, last_lines, panic_message, red};
+use std::time::Duration;
+
+/// The preemption bound the models are checked with.
+pub const MAX_PREEMPTIONS: &str = "3";
+
+/// Where the loom builds go, apart from the normal ones so neither
+/// invalidates the other.
+pub const TARGET_DIR: &str = "target/loom";
+
+/// How long one model binary may run.
+const LIMIT: Duration = Duration::from_secs(600);
+
+/// `RUSTFLAGS` with `--cfg loom` added to whatever the caller already set.
+pub fn rustflags() -> String {
+    match std::env::var("RUSTFLAGS") {
+        Ok(flags) if !flags.trim().is_empty() => format!("{flags} --cfg loom"),
+        _ => "--cfg loom".to_string(),
+    }
+}
+
+/// The packages that have loom models, with their `loom_*` test targets.
+pub fn models(packages: &[cargo::Package]) -> Vec<(String, Vec<String>)> {
+    packages
+        .iter()
+        .map(|p| (p.name.clone(), p.loom_tests()))
+        .filter(|(_, tests)| !tests.is_empty())
+        .collect()
+}
+
+/// Builds the models of one package in release mode under `--cfg loom`.
+pub fn build(package: &str, tests: &[String], packages: &[cargo::Package]) -> Result<Vec<TestExe>> {
+    let mut cmd = Cmd::cargo(&[
+        "test",
+        "--release",
+        "--target-dir",
+        TARGET_DIR,
+        "-p",
+        package,
+    ]);
+    for t in tests {
+        cmd = cmd.args(["--test", t.as_str()]);
+    }
+    let cmd = cmd
+        .args(["--no-run", "--message-format=json"])
+        .env("RUSTFLAGS", &rustflags());
+    cargo::test_executables(cmd, packages)
+}
+
+/// Runs every model; fails naming each one that broke the rule.
+pub fn run() -> Result<usize> {
+    banner(&format!(
+        "loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS={MAX_PREEMPTIONS})"
+    ));
+    let packages = cargo::workspace()?;
+    let models = models(&packages);
+    if models.is_empty() {
+        println!("no loom_* test targets yet: nothing to check");
+        return Ok(0);
+    }
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (package, tests) in &models {
+        for exe in build(package, tests, &packages)? {
+            if !tests.contains(&exe.target) {
+                continue;
+            }
+            let who = exe.selector();
+            // The models of fixed versions: all must pass.
+            let run = exe
+                .cmd(&[])
+                .env("LOOM_MAX_PREEMPTIONS", MAX_PREEMPTIONS)
+                .capture(LIMIT)?;
+            if run.passed() {
+                println!(
+                    "  ok  {who}: {} ({})",
+                    summary_line(&run.output),
+                    secs(run.took)
+                );
+                checked += 1;
+            } else {
+                let problem = format!(
+                    "{who}: a model that must pass failed ({}): {}",
+                    run.how(),
+                    panic_message(&run.output).unwrap_or_else(|| last_lines(&run.output, 8))
+                );
+                println!("  FAILED: {problem}");
+                problems.push(problem);
+            }
+            // The models of buggy versions: each alone, each must fail.
+            for name in cargo::ignored_tests(&exe)? {
+                let who = format!("{who} {name}");
+                let run = exe
+                    .cmd(&["--ignored", "--exact", &name])
+                    .env("LOOM_MAX_PREEMPTIONS", MAX_PREEMPTIONS)
+                    .capture(LIMIT)?;
+                let id = bug_id(&name);
+                let says = run.output.to_lowercase().contains("deadlock")
+                    || id
+                        .as_ref()
+                        .is_some_and(|id| run.output.contains(id.as_str()));
+                if run.passed() {
+                    problems.push(format!(
+                        "ignored means shows a bug: {who} passed under loom"
+                    ));
+                } else if run.status.is_none() {
+                    problems.push(format!("{who}: still running after {}", secs(LIMIT)));
+                } else if !says {
+                    problems.push(format!(
+                        "{who} failed ({}) without saying deadlock or its ID: {}",
+                        run.how(),
+                        last_lines(&run.output, 5)
+                    ));
+                } else {
+                    let what = panic_message(&run.output).unwrap_or_else(|| "deadlock".to_string());
+                    let what: String = what.chars().take(120).collect();
+                    println!(
+                        "  {}\n      {who} ({}, {})",
+                        red(&format!("{} found by loom: {what}", id.unwrap_or_default())),
+                        run.how(),
+                        secs(run.took)
+                    );
+                    checked += 1;
+                    continue;
+                }
+                println!("  FAILED: {}", problems.last().expect("just pushed"));
+            }
+        }
+    }
+    if problems.is_empty() {
+        println!("loom: {checked} model binaries and buggy models checked");
+        Ok(checked)
+    } else {
+        Err(format!(
+            "loom found {} problem(s):\n  {}",
+            problems.len(),
+            problems.join("\n  ")
+        ))
+    }
+}
+
+/// "3 passed; 0 failed; 1 ignored" from libtest's result line.
+fn summary_line(output: &str) -> String {
+    output
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("test result: ok. "))
+        .map(|l| l.split("; finished").next().unwrap_or(l).to_string())
+        .unwrap_or_else(|| "passed".to_string())
+}
