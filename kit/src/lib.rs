@@ -13,12 +13,15 @@
 //! - [`scale`]: one delay factor, read from `KIT_TIME_SCALE`, that stretches
 //!   every duration a test uses on a slow machine.
 //! - [`threads`]: unique thread names, and "this thread is gone".
+//! - [`timeline`]: a thread's states over a real run (waiting, busy, running
+//!   a task), sampled from its CPU clock and drawn as text or SVG.
 
 pub mod cpu;
 pub mod pause;
 pub mod recorder;
 pub mod scale;
 pub mod threads;
+pub mod timeline;
 
 pub use pause::pause_point;
 pub use recorder::Recorder;

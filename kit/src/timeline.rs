@@ -1,0 +1,731 @@
+//! Timelines from real runs: what a timer thread did, tick by tick.
+//!
+//! The seed articles draw a timer thread's states by hand: waiting, busy with
+//! nothing to run, running a task. Here they are recorded. While a scenario
+//! runs, a [`Sampler`] reads the timer thread's CPU clock ([`crate::cpu`])
+//! every tick, and the tasks and clients record events on a
+//! [`Recorder`]. A [`Chart`] then draws one lane per run, as text
+//! ([`Chart::text`]) or as SVG ([`Chart::svg`]).
+//!
+//! # The event convention
+//!
+//! - `"<task> start"` and `"<task> end"`, recorded by the task itself, on the
+//!   timer thread (so the event's `who` is that thread), bound a span in which
+//!   the thread runs `<task>`. [`spinning_task`] records both.
+//! - `"<task> scheduled"`, recorded by any thread, puts a mark on the lane:
+//!   the moment a client submitted `<task>`.
+//!
+//! Everything else is ignored.
+//!
+//! # What a tick shows
+//!
+//! At the middle of each tick: inside a task's span, the thread is
+//! [`State::Running`]; else if it used at least [`BUSY_SHARE`] of a core
+//! during the tick, [`State::Busy`] (busy with no task: a busy-wait);
+//! else [`State::Waiting`].
+//!
+//! The rendering is pure (samples and events in, text or SVG out), so it is
+//! tested without timing.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::cpu::ThreadCpu;
+use crate::recorder::{Event, Recorder};
+
+/// The CPU share from which a tick without a task counts as busy.
+pub const BUSY_SHARE: f64 = 0.5;
+
+/// What a thread was doing during one tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// Blocked or asleep: no CPU.
+    Waiting,
+    /// On the CPU with no task to run: a busy-wait.
+    Busy,
+    /// Running a task.
+    Running,
+}
+
+impl State {
+    /// The character the text chart draws for this state.
+    pub fn glyph(self) -> char {
+        match self {
+            State::Waiting => '.',
+            State::Busy => '#',
+            State::Running => '=',
+        }
+    }
+
+    /// The SVG fill colour.
+    fn colour(self) -> &'static str {
+        match self {
+            State::Waiting => "#c8c8c8",
+            State::Busy => "#e4572e",
+            State::Running => "#2e86ab",
+        }
+    }
+
+    /// The legend's words.
+    fn meaning(self) -> &'static str {
+        match self {
+            State::Waiting => "waiting (no CPU)",
+            State::Busy => "busy, no task",
+            State::Running => "running a task",
+        }
+    }
+
+    const ALL: [State; 3] = [State::Waiting, State::Busy, State::Running];
+}
+
+/// CPU time one thread used during one tick; times since the recorder's
+/// start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sample {
+    /// Start of the tick.
+    pub from: Duration,
+    /// End of the tick.
+    pub to: Duration,
+    /// CPU time the thread used between `from` and `to`.
+    pub cpu: Duration,
+}
+
+impl Sample {
+    /// CPU time over wall time: 1.0 is a whole core.
+    pub fn share(&self) -> f64 {
+        let wall = self.to.saturating_sub(self.from).as_secs_f64();
+        if wall == 0.0 {
+            0.0
+        } else {
+            self.cpu.as_secs_f64() / wall
+        }
+    }
+}
+
+/// A task's run on the lane's thread.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    /// The task's name (`"task 1"`).
+    pub label: String,
+    /// When the task started.
+    pub start: Duration,
+    /// When it ended (`Duration::MAX` if it had not ended by the last event).
+    pub end: Duration,
+}
+
+/// A moment marked on a lane: a client submitted a task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mark {
+    /// When.
+    pub at: Duration,
+    /// What (`"task 3 scheduled"`).
+    pub label: String,
+}
+
+/// One thread's timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    /// The lane's title, drawn on its left.
+    pub title: String,
+    /// The thread's CPU, tick by tick.
+    pub samples: Vec<Sample>,
+    /// The tasks it ran.
+    pub spans: Vec<Span>,
+    /// Moments to mark.
+    pub marks: Vec<Mark>,
+}
+
+impl Lane {
+    /// A lane for the thread named `thread`, from its samples and a run's
+    /// events, read by the convention in the module docs.
+    pub fn from_events(
+        title: impl Into<String>,
+        thread: &str,
+        samples: Vec<Sample>,
+        events: &[Event],
+    ) -> Lane {
+        let mut spans: Vec<Span> = Vec::new();
+        let mut marks = Vec::new();
+        for event in events {
+            if let Some(task) = event.what.strip_suffix(" scheduled") {
+                marks.push(Mark {
+                    at: event.at,
+                    label: format!("{task} scheduled"),
+                });
+            } else if event.who != thread {
+                continue;
+            } else if let Some(task) = event.what.strip_suffix(" start") {
+                spans.push(Span {
+                    label: task.to_owned(),
+                    start: event.at,
+                    end: Duration::MAX,
+                });
+            } else if let Some(task) = event.what.strip_suffix(" end") {
+                let open = spans
+                    .iter_mut()
+                    .rev()
+                    .find(|s| s.label == task && s.end == Duration::MAX);
+                if let Some(span) = open {
+                    span.end = event.at;
+                }
+            }
+        }
+        Lane {
+            title: title.into(),
+            samples,
+            spans,
+            marks,
+        }
+    }
+
+    /// The thread's state at `t`, or `None` where it was not sampled.
+    pub fn state_at(&self, t: Duration) -> Option<State> {
+        let sample = self.samples.iter().find(|s| s.from <= t && t < s.to)?;
+        Some(if self.spans.iter().any(|s| s.start <= t && t < s.end) {
+            State::Running
+        } else if sample.share() >= BUSY_SHARE {
+            State::Busy
+        } else {
+            State::Waiting
+        })
+    }
+
+    /// When the last sample ends.
+    fn end(&self) -> Duration {
+        self.samples.iter().map(|s| s.to).max().unwrap_or_default()
+    }
+}
+
+/// Lanes on one time axis. See the module docs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chart {
+    /// One column of the chart: one character of text, or [`Chart::PX`]
+    /// pixels of SVG.
+    pub tick: Duration,
+    /// The axis' unit: `kit::ms(10)` with `unit_name` `"s"` labels a run
+    /// scaled 1 seed second = 10 ms in seed seconds.
+    pub unit: Duration,
+    /// The unit's symbol on the axis.
+    pub unit_name: String,
+    /// The lanes, top to bottom.
+    pub lanes: Vec<Lane>,
+}
+
+impl Chart {
+    /// Columns between two labels on the axis.
+    pub const LABEL_EVERY: usize = 10;
+    /// SVG pixels per column.
+    pub const PX: usize = 8;
+
+    /// How many columns the longest lane needs.
+    pub fn columns(&self) -> usize {
+        let end = self.lanes.iter().map(Lane::end).max().unwrap_or_default();
+        end.as_nanos().div_ceil(self.tick.as_nanos().max(1)) as usize
+    }
+
+    /// The column that holds time `t`.
+    fn column(&self, t: Duration) -> usize {
+        (t.as_nanos() / self.tick.as_nanos().max(1)) as usize
+    }
+
+    /// The middle of column `i`.
+    fn middle(&self, i: usize) -> Duration {
+        self.tick * i as u32 + self.tick / 2
+    }
+
+    /// Column `i`'s left edge, as an axis label: `"20s"`.
+    fn label(&self, i: usize) -> String {
+        let t = (self.tick * i as u32).as_secs_f64() / self.unit.as_secs_f64();
+        if (t - t.round()).abs() < 1e-6 {
+            format!("{}{}", t.round(), self.unit_name)
+        } else {
+            format!("{t:.1}{}", self.unit_name)
+        }
+    }
+
+    /// One column's length, in the axis' unit: `"2 s"`.
+    fn tick_in_units(&self) -> String {
+        let t = self.tick.as_secs_f64() / self.unit.as_secs_f64();
+        if (t - t.round()).abs() < 1e-6 {
+            format!("{} {}", t.round(), self.unit_name)
+        } else {
+            format!("{t:.2} {}", self.unit_name)
+        }
+    }
+
+    /// The chart as fixed-width text: an axis, then for each lane a row of
+    /// task names, a row of states (one character per tick) and a row of
+    /// marks, then a legend.
+    pub fn text(&self) -> String {
+        let cols = self.columns();
+        let pad = self.lanes.iter().map(|l| l.title.len()).max().unwrap_or(0) + 2;
+        let mut out = String::new();
+
+        let mut labels = Row::new(pad + cols);
+        let mut ruler = String::new();
+        for i in 0..=cols {
+            if i % Self::LABEL_EVERY == 0 {
+                labels.put(pad + i, &self.label(i));
+                ruler.push('+');
+            } else {
+                ruler.push('-');
+            }
+        }
+        push_line(&mut out, &labels.text());
+        push_line(&mut out, &format!("{:pad$}{ruler}", ""));
+
+        for lane in &self.lanes {
+            if !lane.spans.is_empty() {
+                let mut names = Row::new(pad + cols);
+                for span in &lane.spans {
+                    names.put(pad + self.column(span.start), &span.label);
+                }
+                push_line(&mut out, &names.text());
+            }
+            let states: String = (0..cols)
+                .map(|i| lane.state_at(self.middle(i)).map_or(' ', State::glyph))
+                .collect();
+            push_line(&mut out, &format!("{:<pad$}{states}", lane.title));
+            if !lane.marks.is_empty() {
+                let mut marks = Row::new(pad + cols);
+                for mark in &lane.marks {
+                    marks.put(pad + self.column(mark.at), &format!("^ {}", mark.label));
+                }
+                push_line(&mut out, &marks.text());
+            }
+        }
+
+        let legend: Vec<String> = State::ALL
+            .iter()
+            .map(|s| format!("{} {}", s.glyph(), s.meaning()))
+            .collect();
+        push_line(
+            &mut out,
+            &format!(
+                "{}   (one column = {})",
+                legend.join("   "),
+                self.tick_in_units()
+            ),
+        );
+        out
+    }
+
+    /// The chart as a standalone SVG image: the same lanes as coloured bars,
+    /// task names on their bars, dashed lines at the marks, an axis and a
+    /// legend.
+    pub fn svg(&self) -> String {
+        const LEFT: usize = 140;
+        const TOP: usize = 34;
+        const LANE: usize = 56;
+        const BAR: usize = 22;
+        let cols = self.columns();
+        let width = LEFT + cols * Self::PX + 60;
+        let height = TOP + self.lanes.len() * LANE + 40;
+        let x =
+            |t: Duration| LEFT as f64 + t.as_secs_f64() / self.tick.as_secs_f64() * Self::PX as f64;
+        let mut svg = String::new();
+        let _ = writeln!(
+            svg,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
+        );
+        let _ = writeln!(
+            svg,
+            r#"<rect width="{width}" height="{height}" fill="white"/>"#
+        );
+
+        // The axis.
+        let axis_bottom = TOP + self.lanes.len() * LANE;
+        for i in (0..=cols).step_by(Self::LABEL_EVERY) {
+            let xi = LEFT + i * Self::PX;
+            let _ = writeln!(
+                svg,
+                r##"<line x1="{xi}" y1="{}" x2="{xi}" y2="{axis_bottom}" stroke="#eeeeee"/>"##,
+                TOP - 6
+            );
+            let _ = writeln!(
+                svg,
+                r#"<text x="{xi}" y="{}" text-anchor="middle">{}</text>"#,
+                TOP - 10,
+                escape(&self.label(i))
+            );
+        }
+
+        for (n, lane) in self.lanes.iter().enumerate() {
+            let top = TOP + n * LANE + 14;
+            let middle = top + BAR / 2;
+            let _ = writeln!(
+                svg,
+                r#"<text x="8" y="{}" font-weight="bold">{}</text>"#,
+                middle + 4,
+                escape(&lane.title)
+            );
+            // One bar per run of equal states.
+            let states: Vec<Option<State>> =
+                (0..cols).map(|i| lane.state_at(self.middle(i))).collect();
+            let mut i = 0;
+            while i < cols {
+                let run = states[i..].iter().take_while(|s| **s == states[i]).count();
+                if let Some(state) = states[i] {
+                    let (y, h) = match state {
+                        State::Waiting => (middle - 3, 6),
+                        _ => (top, BAR),
+                    };
+                    let _ = writeln!(
+                        svg,
+                        r#"<rect x="{}" y="{y}" width="{}" height="{h}" fill="{}"><title>{}</title></rect>"#,
+                        LEFT + i * Self::PX,
+                        run * Self::PX,
+                        state.colour(),
+                        state.meaning()
+                    );
+                }
+                i += run;
+            }
+            for span in &lane.spans {
+                let end = span.end.min(lane.end());
+                let _ = writeln!(
+                    svg,
+                    r#"<text x="{:.1}" y="{}" text-anchor="middle" fill="white">{}</text>"#,
+                    (x(span.start) + x(end)) / 2.0,
+                    middle + 4,
+                    escape(&span.label)
+                );
+            }
+            for mark in &lane.marks {
+                let xm = x(mark.at);
+                let _ = writeln!(
+                    svg,
+                    r##"<line x1="{xm:.1}" y1="{}" x2="{xm:.1}" y2="{}" stroke="#333333" stroke-dasharray="3,3"/>"##,
+                    top - 4,
+                    top + BAR + 4
+                );
+                let _ = writeln!(
+                    svg,
+                    r#"<text x="{xm:.1}" y="{}" text-anchor="middle" font-size="10">{}</text>"#,
+                    top + BAR + 15,
+                    escape(&mark.label)
+                );
+            }
+        }
+
+        // The legend.
+        let y = axis_bottom + 16;
+        let mut lx = LEFT;
+        for state in State::ALL {
+            let _ = writeln!(
+                svg,
+                r#"<rect x="{lx}" y="{}" width="14" height="10" fill="{}"/>"#,
+                y - 9,
+                state.colour()
+            );
+            let _ = writeln!(
+                svg,
+                r#"<text x="{}" y="{y}">{}</text>"#,
+                lx + 18,
+                state.meaning()
+            );
+            lx += 150;
+        }
+        let _ = writeln!(
+            svg,
+            r##"<text x="{lx}" y="{y}" fill="#666666">one column = {}</text>"##,
+            escape(&self.tick_in_units())
+        );
+        svg.push_str("</svg>\n");
+        svg
+    }
+}
+
+/// A line of text that words are put into at given columns; a word that
+/// would overlap one already there is left out.
+struct Row(Vec<char>);
+
+impl Row {
+    fn new(width: usize) -> Row {
+        Row(vec![' '; width])
+    }
+
+    fn put(&mut self, at: usize, word: &str) {
+        let end = at + word.chars().count();
+        if self.0.len() < end {
+            self.0.resize(end, ' ');
+        }
+        // Keep a blank before the word, so two words never run together.
+        let from = at.saturating_sub(1);
+        if self.0[from..end].iter().all(|c| *c == ' ') {
+            for (i, c) in word.chars().enumerate() {
+                self.0[at + i] = c;
+            }
+        }
+    }
+
+    fn text(&self) -> String {
+        self.0.iter().collect::<String>().trim_end().to_owned()
+    }
+}
+
+fn push_line(out: &mut String, line: &str) {
+    out.push_str(line.trim_end());
+    out.push('\n');
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Samples one named thread's CPU clock every tick, on a thread of its own.
+pub struct Sampler {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Vec<Sample>>,
+}
+
+impl Sampler {
+    /// Starts sampling the thread named `thread` every `tick`, with times
+    /// measured from `rec`'s start (ticks fall on multiples of `tick`).
+    ///
+    /// # Errors
+    /// If no single thread has that name (see [`ThreadCpu::named`]), or the
+    /// sampler's thread cannot be spawned.
+    pub fn start(thread: &str, rec: &Recorder, tick: Duration) -> std::io::Result<Sampler> {
+        let cpu = ThreadCpu::named(thread)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let start = rec.start();
+        let handle = {
+            let stop = Arc::clone(&stop);
+            std::thread::Builder::new()
+                .name(crate::threads::unique_name("sampler"))
+                .spawn(move || sample(cpu, start, tick, &stop))?
+        };
+        Ok(Sampler { stop, handle })
+    }
+
+    /// Stops sampling (within a tick) and returns the samples.
+    ///
+    /// Sampling also stops by itself when the thread exits.
+    pub fn finish(self) -> Vec<Sample> {
+        self.stop.store(true, Ordering::SeqCst);
+        self.handle.join().unwrap_or_default()
+    }
+}
+
+/// The sampler thread: reads `cpu` at every multiple of `tick` after `start`.
+fn sample(cpu: ThreadCpu, start: Instant, tick: Duration, stop: &AtomicBool) -> Vec<Sample> {
+    let mut samples = Vec::new();
+    let Ok(mut used) = cpu.used() else {
+        return samples;
+    };
+    let mut from = start.elapsed();
+    let mut next = (from.as_nanos() / tick.as_nanos().max(1)) as u32 + 1;
+    while !stop.load(Ordering::SeqCst) {
+        let deadline = start + tick * next;
+        std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+        let Ok(now_used) = cpu.used() else { break };
+        let to = start.elapsed();
+        samples.push(Sample {
+            from,
+            to,
+            cpu: now_used.saturating_sub(used),
+        });
+        (from, used) = (to, now_used);
+        // A late wake-up skips the ticks it missed instead of bunching up.
+        next = (to.as_nanos() / tick.as_nanos().max(1)) as u32 + 1;
+    }
+    samples
+}
+
+/// Spins on the CPU for `d`, as the seed's `spin` does: a task that keeps
+/// the thread busy, so the timeline shows it running.
+pub fn spin(d: Duration) {
+    let until = Instant::now() + d;
+    while Instant::now() < until {
+        std::hint::spin_loop();
+    }
+}
+
+/// A task that records `"<label> start"`, spins for `d`, and records
+/// `"<label> end"`: the convention [`Lane::from_events`] reads.
+pub fn spinning_task(rec: &Recorder, label: &str, d: Duration) -> impl FnOnce() + Send + 'static {
+    let (rec, label) = (rec.clone(), label.to_owned());
+    move || {
+        rec.record(format!("{label} start"));
+        spin(d);
+        rec.record(format!("{label} end"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn event(at: u64, who: &str, what: &str) -> Event {
+        Event {
+            at: ms(at),
+            who: who.into(),
+            what: what.into(),
+        }
+    }
+
+    /// Ten-millisecond samples: `cpu[i]` ms of CPU in tick `i`.
+    fn samples(cpu: &[u64]) -> Vec<Sample> {
+        (0..cpu.len() as u64)
+            .map(|i| Sample {
+                from: ms(10 * i),
+                to: ms(10 * i + 10),
+                cpu: ms(cpu[i as usize]),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn spans_come_from_the_lane_threads_start_and_end_events() {
+        let events = [
+            event(0, "main", "task 1 scheduled"),
+            event(20, "timer", "task 1 start"),
+            event(40, "other", "task 2 start"), // another thread: ignored
+            event(50, "timer", "task 1 end"),
+            event(60, "timer", "task 3 start"), // never ends
+            event(70, "timer", "something else"),
+        ];
+        let lane = Lane::from_events("lane", "timer", samples(&[0; 8]), &events);
+        assert_eq!(
+            lane.spans,
+            [
+                Span {
+                    label: "task 1".into(),
+                    start: ms(20),
+                    end: ms(50)
+                },
+                Span {
+                    label: "task 3".into(),
+                    start: ms(60),
+                    end: Duration::MAX
+                },
+            ]
+        );
+        assert_eq!(
+            lane.marks,
+            [Mark {
+                at: ms(0),
+                label: "task 1 scheduled".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn a_tick_is_running_busy_or_waiting() {
+        let events = [event(20, "t", "a start"), event(30, "t", "a end")];
+        let lane = Lane::from_events("lane", "t", samples(&[9, 4, 10, 0]), &events);
+        let states: Vec<_> = (0..5).map(|i| lane.state_at(ms(10 * i + 5))).collect();
+        assert_eq!(
+            states,
+            [
+                Some(State::Busy),
+                Some(State::Waiting),
+                Some(State::Running),
+                Some(State::Waiting),
+                None
+            ]
+        );
+    }
+
+    fn chart() -> Chart {
+        // 1 "second" = 10 ms; one column = 1 second.
+        let busy = Lane::from_events(
+            "naive",
+            "n",
+            samples(&[10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0]),
+            &[event(30, "n", "task 1 start"), event(60, "n", "task 1 end")],
+        );
+        let sleepy = Lane::from_events(
+            "sleep-based",
+            "s",
+            samples(&[0, 0, 0, 10, 10, 10, 0, 0, 0, 0, 0]),
+            &[
+                event(30, "s", "task 1 start"),
+                event(60, "s", "task 1 end"),
+                event(80, "main", "task 2 scheduled"),
+            ],
+        );
+        Chart {
+            tick: ms(10),
+            unit: ms(10),
+            unit_name: "s".into(),
+            lanes: vec![busy, sleepy],
+        }
+    }
+
+    #[test]
+    fn the_text_chart_has_an_axis_lanes_marks_and_a_legend() {
+        let expected = [
+            "             0s        10s",
+            "             +---------+--",
+            "                task 1",
+            "naive        ###===####..",
+            "                task 1",
+            "sleep-based  ...===.....",
+            "                     ^ task 2 scheduled",
+            ". waiting (no CPU)   # busy, no task   = running a task   (one column = 1 s)",
+            "",
+        ]
+        .join("\n");
+        assert_eq!(chart().text(), expected);
+    }
+
+    #[test]
+    fn the_svg_draws_a_bar_per_run_of_states() {
+        let svg = chart().svg();
+        assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"));
+        // naive: busy, running, busy, waiting; sleep-based: waiting,
+        // running, waiting. Plus three legend swatches and the background.
+        assert_eq!(svg.matches("<rect ").count(), 4 + 3 + 3 + 1);
+        assert_eq!(svg.matches("<title>busy, no task</title>").count(), 2);
+        assert!(svg.contains(">task 2 scheduled</text>"));
+        assert!(svg.contains("stroke-dasharray"));
+        assert!(svg.contains(">10s</text>"));
+    }
+
+    #[test]
+    fn text_is_escaped_in_svg() {
+        let mut chart = chart();
+        chart.lanes[0].title = "a<b & c".into();
+        assert!(chart.svg().contains("a&lt;b &amp; c"));
+    }
+
+    #[test]
+    fn the_sampler_sees_a_spinning_thread_busy() {
+        let rec = Recorder::new();
+        let name = crate::threads::unique_name("kit-tl");
+        let done = Arc::new(AtomicBool::new(false));
+        let spinner = {
+            let done = Arc::clone(&done);
+            std::thread::Builder::new()
+                .name(name.clone())
+                .spawn(move || {
+                    while !done.load(Ordering::SeqCst) {
+                        std::hint::spin_loop();
+                    }
+                })
+                .unwrap()
+        };
+        let sampler = Sampler::start(&name, &rec, crate::ms(10)).unwrap();
+        // The measurement window, not a margin.
+        std::thread::sleep(crate::ms(100));
+        let samples = sampler.finish();
+        done.store(true, Ordering::SeqCst);
+        spinner.join().unwrap();
+        let cpu: Duration = samples.iter().map(|s| s.cpu).sum();
+        let wall = samples.last().unwrap().to - samples[0].from;
+        assert!(samples.len() >= 5, "{samples:?}");
+        assert!(cpu.as_secs_f64() > 0.3 * wall.as_secs_f64(), "{samples:?}");
+    }
+}
