@@ -11,6 +11,12 @@
 //! handler), which is why the bug lived unnoticed until somebody checked
 //! that the queue was empty at the end.
 //!
+//! In the seed the husk was left only if the destructor came before the
+//! thread had looked at the queue again (on that look, a husk at the head is
+//! dropped). Our shutdown cancels and raises the stop flag under one lock,
+//! so the thread never looks in between, and a husk behind a live timer is
+//! left every time.
+//!
 //! [`something_changed`]: crate::something_changed
 
 use std::io;

@@ -224,11 +224,14 @@ impl TimerQueue {
     /// `aborted = true`, as soon as possible. Returns how many it cancelled
     /// (timers cancelled before are not counted again).
     pub fn cancel_all(&self) -> usize {
-        let now = sync::now();
-        let cancel_all = self.cancel_all;
-        let cancelled = sync::lock(&self.shared.state).with_items(|items| cancel_all(items, now));
+        let cancelled = self.cancel_all_locked(&mut sync::lock(&self.shared.state));
         self.shared.check_work.notify();
         cancelled
+    }
+
+    fn cancel_all_locked(&self, state: &mut State) -> usize {
+        let (cancel_all, now) = (self.cancel_all, sync::now());
+        state.with_items(|items| cancel_all(items, now))
     }
     // ANCHOR_END: cancel_all
 
@@ -249,8 +252,11 @@ impl TimerQueue {
 
     fn stop(&mut self) -> Option<usize> {
         let thread = self.thread.take()?;
-        self.cancel_all();
-        sync::lock(&self.shared.state).stopping = true;
+        // Cancel and stop in one go: the thread sees both or neither.
+        let mut state = sync::lock(&self.shared.state);
+        self.cancel_all_locked(&mut state);
+        state.stopping = true;
+        drop(state);
         self.shared.check_work.notify();
         if thread.thread().id() == thread::current().id() {
             return None; // dropped inside a handler: never join yourself

@@ -1,0 +1,50 @@
+//! C6 exactly_once: a cancelled handler runs once, told it was aborted, and
+//! never again at its old deadline.
+//!
+//! The seed's C++ `cancel` moved the handler into a new item and relied on
+//! the move to leave the old `std::function` empty. The standard does not
+//! promise that; on some libraries the old item kept a copy and fired it at
+//! its deadline. Here `cancel` moves the handler out with `Option::take`,
+//! which always leaves `None` behind, and a `Box<dyn FnOnce>` cannot be
+//! called twice: the bug cannot be written.
+#![cfg(not(loom))]
+
+use std::time::Duration;
+
+use condvar_timer::something_changed::TimerQueue;
+use kit::Recorder;
+use kit::threads::unique_name;
+
+fn deadline() -> Duration {
+    kit::ms(200)
+}
+
+#[test]
+fn c6_cancelled_handler_runs_once() {
+    let queue = TimerQueue::new(&unique_name("c6")).unwrap();
+    let rec = Recorder::new();
+    let id = {
+        let rec = rec.clone();
+        queue
+            .add(deadline(), move |aborted| {
+                rec.record(format!("ran aborted={aborted}"));
+            })
+            .unwrap()
+    };
+    assert!(queue.cancel(id));
+    rec.eventually("ran aborted=true", kit::ms(5000))
+        .expect("the cancelled handler never ran");
+    // The husk keeps the old deadline (recorder start + 200 ms at the
+    // earliest). Watch well past it for a second run.
+    let watch_until = deadline() + kit::ms(100);
+    if let Err(again) = rec.still_absent("ran aborted=false", watch_until) {
+        panic!(
+            "C6 exactly_once: the cancelled handler ran again at {} ms (its old deadline was {} ms)",
+            again.at.as_millis(),
+            deadline().as_millis()
+        );
+    }
+    assert_eq!(rec.count("ran aborted=true"), 1, "{}", rec.log());
+    assert_eq!(queue.shutdown(), Some(0));
+    assert_eq!(rec.events().len(), 1, "{}", rec.log());
+}
