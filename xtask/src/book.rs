@@ -4,6 +4,7 @@
 use crate::cmd::{Result, banner, root};
 use crate::tools;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The book's directory, relative to the workspace root.
 pub const BOOK: &str = "book";
@@ -12,7 +13,19 @@ pub const BOOK: &str = "book";
 pub fn build() -> Result {
     tools::ensure()?;
     banner("building the book (with link checking)");
-    tools::tool("mdbook", &["build", BOOK]).run()?;
+    let cmd = tools::tool("mdbook", &["build", BOOK]);
+    println!("$ {}", cmd.display());
+    let run = cmd.capture(Duration::from_secs(600))?;
+    print!("{}", run.output);
+    // mdBook reports a broken include as an ERROR line and still succeeds.
+    let errors: Vec<&str> = run.output.lines().filter(|l| l.contains("ERROR")).collect();
+    if !run.passed() || !errors.is_empty() {
+        return Err(format!(
+            "the book did not build cleanly ({}):\n  {}",
+            run.how(),
+            errors.join("\n  ")
+        ));
+    }
     println!("the book is in book/book/html/index.html");
     Ok(())
 }

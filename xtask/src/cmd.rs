@@ -29,6 +29,7 @@ pub struct Cmd {
     program: String,
     args: Vec<String>,
     envs: Vec<(String, String)>,
+    quiet_envs: Vec<(String, String)>,
     dir: Option<PathBuf>,
 }
 
@@ -39,6 +40,7 @@ impl Cmd {
             program: program.to_string(),
             args: args.iter().map(|a| a.to_string()).collect(),
             envs: Vec::new(),
+            quiet_envs: Vec::new(),
             dir: None,
         }
     }
@@ -60,6 +62,13 @@ impl Cmd {
     /// Sets an environment variable for the command (and shows it when printed).
     pub fn env(mut self, key: &str, value: &str) -> Cmd {
         self.envs.push((key.to_string(), value.to_string()));
+        self
+    }
+
+    /// Sets an environment variable without showing it when printed (a
+    /// long `PATH` would bury the command).
+    pub fn env_quiet(mut self, key: &str, value: &str) -> Cmd {
+        self.quiet_envs.push((key.to_string(), value.to_string()));
         self
     }
 
@@ -90,7 +99,7 @@ impl Cmd {
         let mut c = Command::new(program);
         c.args(&self.args)
             .current_dir(self.dir.clone().unwrap_or_else(root));
-        for (k, v) in &self.envs {
+        for (k, v) in self.envs.iter().chain(&self.quiet_envs) {
             c.env(k, v);
         }
         c

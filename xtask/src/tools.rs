@@ -63,7 +63,7 @@ pub fn tool(name: &str, args: &[&str]) -> Cmd {
     } else {
         name.to_string()
     };
-    Cmd::new(&program, args).env("PATH", &path_env())
+    Cmd::new(&program, args).env_quiet("PATH", &path_env())
 }
 
 /// The version a tool reports (`mdbook v0.5.4` gives `0.5.4`), if it runs.
