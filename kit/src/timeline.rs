@@ -36,8 +36,10 @@ use std::time::{Duration, Instant};
 use crate::cpu::ThreadCpu;
 use crate::recorder::{Event, Recorder};
 
-/// The CPU share from which a tick without a task counts as busy.
-pub const BUSY_SHARE: f64 = 0.5;
+/// The CPU share from which a tick without a task counts as busy. Low on
+/// purpose: a busy-waiting thread on a crowded machine gets only part of a
+/// core, yet it is not waiting.
+pub const BUSY_SHARE: f64 = 0.2;
 
 /// What a thread was doing during one tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,6 +258,15 @@ impl Chart {
         }
     }
 
+    /// What one axis unit is in real time, when it is not a millisecond:
+    /// `"1 s = 10 ms of real time"`.
+    fn scale_note(&self) -> Option<String> {
+        (self.unit != Duration::from_millis(1)).then(|| {
+            let ms = self.unit.as_secs_f64() * 1000.0;
+            format!("1 {} = {ms} ms of real time", self.unit_name)
+        })
+    }
+
     /// The chart as fixed-width text: an axis, then for each lane a row of
     /// task names, a row of states (one character per tick) and a row of
     /// marks, then a legend.
@@ -305,9 +316,12 @@ impl Chart {
         push_line(
             &mut out,
             &format!(
-                "{}   (one column = {})",
+                "{}   (one column = {}{})",
                 legend.join("   "),
-                self.tick_in_units()
+                self.tick_in_units(),
+                self.scale_note()
+                    .map(|n| format!("; {n}"))
+                    .unwrap_or_default()
             ),
         );
         out
@@ -322,7 +336,7 @@ impl Chart {
         const LANE: usize = 56;
         const BAR: usize = 22;
         let cols = self.columns();
-        let width = LEFT + cols * Self::PX + 60;
+        let width = (LEFT + cols * Self::PX + 60).max(780);
         let height = TOP + self.lanes.len() * LANE + 40;
         let x =
             |t: Duration| LEFT as f64 + t.as_secs_f64() / self.tick.as_secs_f64() * Self::PX as f64;
@@ -431,8 +445,8 @@ impl Chart {
         }
         let _ = writeln!(
             svg,
-            r##"<text x="{lx}" y="{y}" fill="#666666">one column = {}</text>"##,
-            escape(&self.tick_in_units())
+            r##"<text x="{lx}" y="{y}" fill="#666666">{}</text>"##,
+            escape(&self.scale_note().unwrap_or_default())
         );
         svg.push_str("</svg>\n");
         svg
@@ -539,6 +553,12 @@ fn sample(cpu: ThreadCpu, start: Instant, tick: Duration, stop: &AtomicBool) -> 
     samples
 }
 
+/// Sleeps until `at` after `rec`'s start: how a scenario's client acts at
+/// a given moment of the run (for examples; tests wait on events instead).
+pub fn sleep_until(rec: &Recorder, at: Duration) {
+    std::thread::sleep((rec.start() + at).saturating_duration_since(Instant::now()));
+}
+
 /// Spins on the CPU for `d`, as the seed's `spin` does: a task that keeps
 /// the thread busy, so the timeline shows it running.
 pub fn spin(d: Duration) {
@@ -624,7 +644,7 @@ mod tests {
     #[test]
     fn a_tick_is_running_busy_or_waiting() {
         let events = [event(20, "t", "a start"), event(30, "t", "a end")];
-        let lane = Lane::from_events("lane", "t", samples(&[9, 4, 10, 0]), &events);
+        let lane = Lane::from_events("lane", "t", samples(&[9, 1, 10, 0]), &events);
         let states: Vec<_> = (0..5).map(|i| lane.state_at(ms(10 * i + 5))).collect();
         assert_eq!(
             states,
@@ -674,7 +694,7 @@ mod tests {
             "                task 1",
             "sleep-based  ...===.....",
             "                     ^ task 2 scheduled",
-            ". waiting (no CPU)   # busy, no task   = running a task   (one column = 1 s)",
+            ". waiting (no CPU)   # busy, no task   = running a task   (one column = 1 s; 1 s = 10 ms of real time)",
             "",
         ]
         .join("\n");

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+// ANCHOR: clock
 /// A source of "now": the time since the clock's own epoch.
 pub trait Clock: Send + Sync + 'static {
     /// Time since this clock's epoch.
@@ -30,6 +31,7 @@ impl Clock for WallClock {
             .unwrap_or(Duration::ZERO)
     }
 }
+// ANCHOR_END: clock
 
 /// The monotonic clock, as `System.nanoTime`: `Instant` since the clock was
 /// created. Nobody can set it; it only moves forward.
@@ -53,11 +55,13 @@ impl Default for MonotonicClock {
     }
 }
 
+// ANCHOR: monotonic
 impl Clock for MonotonicClock {
     fn now(&self) -> Duration {
         self.epoch.elapsed()
     }
 }
+// ANCHOR_END: monotonic
 
 /// The wall clock, with the one power the OS gives an administrator that
 /// matters here: setting it back.
@@ -85,6 +89,7 @@ impl SettableWallClock {
     }
 }
 
+// ANCHOR: settable
 impl Clock for SettableWallClock {
     fn now(&self) -> Duration {
         // ORDERING: see `set_back`.
@@ -92,6 +97,7 @@ impl Clock for SettableWallClock {
         WallClock.now().saturating_sub(back)
     }
 }
+// ANCHOR_END: settable
 
 #[cfg(test)]
 mod tests {

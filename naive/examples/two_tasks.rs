@@ -1,0 +1,42 @@
+//! The seed's demo "scheduling of two tasks", on the naive timer.
+//!
+//! Two tasks, due at 30 s and 90 s, each spinning for 20 s. Scaled: one seed
+//! second is `kit::ms(10)`, so the run takes 1.3 s. java.util.Timer's thread
+//! would wait between the tasks; the naive one burns a core there (N1).
+//!
+//! ```text
+//! cargo run -p naive --example two_tasks
+//! ```
+
+use std::time::Duration;
+
+use kit::Recorder;
+use kit::timeline::{Chart, Lane, Sampler, sleep_until, spinning_task};
+use naive::Timer;
+
+/// One second of the seed's story.
+fn second() -> Duration {
+    kit::ms(10)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let name = "FooBarTimer";
+    let rec = Recorder::new();
+    let timer = Timer::new(name);
+    let sampler = Sampler::start(name, &rec, second() * 2)?;
+
+    timer.schedule(second() * 30, spinning_task(&rec, "task 1", second() * 20))?;
+    timer.schedule(second() * 90, spinning_task(&rec, "task 2", second() * 20))?;
+
+    sleep_until(&rec, second() * 130);
+    let samples = sampler.finish();
+    drop(timer);
+    let chart = Chart {
+        tick: second() * 2,
+        unit: second(),
+        unit_name: "s".into(),
+        lanes: vec![Lane::from_events("naive", name, samples, &rec.events())],
+    };
+    print!("{}", chart.text());
+    Ok(())
+}
