@@ -188,11 +188,32 @@ impl Lane {
         let sample = self.samples.iter().find(|s| s.from <= t && t < s.to)?;
         Some(if self.spans.iter().any(|s| s.start <= t && t < s.end) {
             State::Running
-        } else if sample.share() >= BUSY_SHARE {
+        } else if self.share_outside_tasks(sample) >= BUSY_SHARE {
             State::Busy
         } else {
             State::Waiting
         })
+    }
+
+    /// The sample's CPU share outside the tasks' spans: a tick that a task
+    /// starts or ends in holds the task's CPU too, which must not make the
+    /// rest of the tick look busy. A task is counted as a full core.
+    fn share_outside_tasks(&self, sample: &Sample) -> f64 {
+        let in_tasks: Duration = self
+            .spans
+            .iter()
+            .map(|s| {
+                s.end
+                    .min(sample.to)
+                    .saturating_sub(s.start.max(sample.from))
+            })
+            .sum();
+        Sample {
+            from: sample.from + in_tasks.min(sample.to - sample.from),
+            to: sample.to,
+            cpu: sample.cpu.saturating_sub(in_tasks),
+        }
+        .share()
     }
 
     /// When the last sample ends.
@@ -639,6 +660,16 @@ mod tests {
                 label: "task 1 scheduled".into()
             }]
         );
+    }
+
+    #[test]
+    fn a_task_starting_late_in_a_tick_does_not_make_the_tick_busy() {
+        // The task starts at 17 ms and spins: 3 ms of the tick's 10 ms of
+        // CPU are its own. Outside it, 0 of 7 ms: waiting.
+        let events = [event(17, "t", "a start"), event(40, "t", "a end")];
+        let lane = Lane::from_events("lane", "t", samples(&[0, 3, 10, 10]), &events);
+        assert_eq!(lane.state_at(ms(15)), Some(State::Waiting));
+        assert_eq!(lane.state_at(ms(25)), Some(State::Running));
     }
 
     #[test]
