@@ -189,6 +189,7 @@ fn generate(g: &Generator, out: &str, packages: &[Package]) -> Result {
             let run = exe
                 .cmd(&["--ignored"])
                 .env("LOOM_MAX_PREEMPTIONS", loom::MAX_PREEMPTIONS)
+                .env_quiet("RUST_BACKTRACE", "0")
                 .capture(Duration::from_secs(600))?;
             if run.passed() {
                 return Err(format!(
@@ -216,8 +217,14 @@ fn write(out: &str, file: &str, text: &str) -> Result {
 fn noise(line: &str) -> bool {
     line.starts_with("note: run with `RUST_BACKTRACE")
         || line.starts_with("note: Some details are omitted")
-        || line.trim_start().starts_with("at /rustc/")
-        || line.contains("/.cargo/registry/")
+}
+
+/// True for the lines of a backtrace after its `stack backtrace:` header.
+fn backtrace_frame(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("at ")
+        || t.split_once(": ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The most lines an excerpt keeps.
@@ -227,7 +234,21 @@ const EXCERPT_LINES: usize = 40;
 /// that change from run to run, no backtrace notes, at most
 /// [`EXCERPT_LINES`] lines.
 pub fn excerpt(output: &str) -> String {
-    let lines: Vec<String> = output.lines().filter(|l| !noise(l)).map(stable).collect();
+    let mut lines: Vec<String> = Vec::new();
+    let mut in_backtrace = false;
+    for line in output.lines() {
+        if line.starts_with("stack backtrace:") {
+            in_backtrace = true;
+            continue;
+        }
+        if in_backtrace && backtrace_frame(line) {
+            continue;
+        }
+        in_backtrace = false;
+        if !noise(line) {
+            lines.push(stable(line));
+        }
+    }
     let mut kept: Vec<String> = Vec::new();
     for line in lines {
         // Collapse runs of blank lines.
@@ -262,6 +283,16 @@ fn stable(line: &str) -> String {
     if let Some(at) = line.find("; finished in ") {
         line.truncate(at);
     }
+    // `/home/x/.cargo/registry/src/index.crates.io-1949cf8c/loom-0.7.2/src/..`
+    // becomes `loom-0.7.2/src/..`: the same on every machine.
+    const REGISTRY: &str = "/.cargo/registry/src/";
+    if let Some(at) = line.find(REGISTRY) {
+        let start = line[..at].rfind(' ').map_or(0, |s| s + 1);
+        let index = at + REGISTRY.len();
+        if let Some(slash) = line[index..].find('/') {
+            line.replace_range(start..index + slash + 1, "");
+        }
+    }
     line
 }
 
@@ -288,10 +319,10 @@ mod tests {
 
     #[test]
     fn excerpts_are_stable() {
-        let out = "running 1 test\nthread 'c1_model' (8812) panicked at src/rt/mod.rs:1:2:\ndeadlock; threads = []\nnote: run with `RUST_BACKTRACE=1` environment variable\n\n\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; finished in 0.31s\n";
+        let out = "running 1 test\nthread 'c1_model' (8812) panicked at /home/a/.cargo/registry/src/index.crates.io-1949cf8c/loom-0.7.2/src/rt/mod.rs:1:2:\ndeadlock; threads = []\nstack backtrace:\n   0: loom::rt::park\n             at ./tests/loom_racy.rs:34:25\n  13: x\nnote: run with `RUST_BACKTRACE=1` environment variable\n\n\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; finished in 0.31s\n";
         assert_eq!(
             excerpt(out),
-            "running 1 test\nthread 'c1_model' panicked at src/rt/mod.rs:1:2:\ndeadlock; threads = []\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored\n"
+            "running 1 test\nthread 'c1_model' panicked at loom-0.7.2/src/rt/mod.rs:1:2:\ndeadlock; threads = []\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored\n"
         );
     }
 }
