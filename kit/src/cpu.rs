@@ -1,5 +1,16 @@
 //! The CPU time of one thread, from Linux's per-thread CPU clock.
 //!
+//! Two numbers over a window of wall time tell a busy-waiting thread from a
+//! sleeping one:
+//!
+//! - its CPU time ([`CpuShare::fraction`]): a spinning thread uses most of a
+//!   core, a blocked one almost nothing;
+//! - its *demand* ([`CpuShare::demand`]): the share of the window it was
+//!   running or ready to run (waiting for a core). A spinning thread demands
+//!   a core the whole time, however loaded the machine is; on a busy 2-core
+//!   machine it may get only a third of one, so tests judge busy-waiting by
+//!   demand and report both.
+//!
 //! A busy-waiting timer burns a core; a sleeping one costs nothing. To tell
 //! them apart we need the timer thread's own CPU time, not the process's
 //! (the test's threads, and other tests' timers, run in the same process).
@@ -65,17 +76,34 @@ impl ThreadCpu {
         Ok(Duration::new(t.tv_sec() as u64, t.tv_nsec() as u32))
     }
 
+    /// Time the thread has spent ready to run but waiting for a core, from
+    /// `/proc/self/task/<tid>/schedstat` (its second field, nanoseconds).
+    ///
+    /// # Errors
+    /// If the thread has exited or the kernel does not keep the statistic.
+    pub fn waited_for_cpu(&self) -> std::io::Result<Duration> {
+        let path = format!("/proc/self/task/{}/schedstat", self.tid);
+        let text = std::fs::read_to_string(path)?;
+        let ns = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|field| field.parse::<u64>().ok())
+            .ok_or_else(|| std::io::Error::other(format!("unexpected schedstat: {text:?}")))?;
+        Ok(Duration::from_nanos(ns))
+    }
+
     /// Measures the thread over a window of wall time: the calling thread
     /// sleeps for `window` (that sleep is the measurement, not a margin).
     ///
     /// # Errors
     /// If the thread exits before the window ends.
     pub fn share_over(&self, window: Duration) -> std::io::Result<CpuShare> {
-        let (cpu0, wall0) = (self.used()?, Instant::now());
+        let (cpu0, wait0, wall0) = (self.used()?, self.waited_for_cpu()?, Instant::now());
         std::thread::sleep(window);
-        let (cpu1, wall1) = (self.used()?, Instant::now());
+        let (cpu1, wait1, wall1) = (self.used()?, self.waited_for_cpu()?, Instant::now());
         Ok(CpuShare {
             cpu: cpu1.saturating_sub(cpu0),
+            waited: wait1.saturating_sub(wait0),
             wall: wall1 - wall0,
         })
     }
@@ -86,6 +114,8 @@ impl ThreadCpu {
 pub struct CpuShare {
     /// CPU time the thread used in the window.
     pub cpu: Duration,
+    /// Time the thread was ready to run but waited for a core.
+    pub waited: Duration,
     /// Length of the window.
     pub wall: Duration,
 }
@@ -100,16 +130,34 @@ impl CpuShare {
     pub fn percent(&self) -> u32 {
         (self.fraction() * 100.0).round() as u32
     }
+
+    /// Running or ready to run, over wall time: near 1.0 for a thread that
+    /// never blocks (a busy loop), whatever the load; near 0.0 for a thread
+    /// that sleeps. This is the load-proof way to say "burns a core".
+    pub fn demand(&self) -> f64 {
+        ((self.cpu + self.waited).as_secs_f64() / self.wall.as_secs_f64()).min(1.0)
+    }
+
+    /// Whether the thread wanted a core for at least 80% of the window.
+    pub fn is_busy(&self) -> bool {
+        self.demand() >= 0.8
+    }
+
+    /// Whether the thread used, and asked for, under 5% of the window.
+    pub fn is_idle(&self) -> bool {
+        self.demand() < 0.05
+    }
 }
 
 impl fmt::Display for CpuShare {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}% of a core ({} ms of CPU in {} ms)",
+            "{}% of a core ({} ms of CPU in {} ms; running or ready to run {}% of the time)",
             self.percent(),
             self.cpu.as_millis(),
-            self.wall.as_millis()
+            self.wall.as_millis(),
+            (self.demand() * 100.0).round() as u32
         )
     }
 }
@@ -154,7 +202,7 @@ mod tests {
             .unwrap();
         stop.store(true, Ordering::Relaxed);
         handle.join().unwrap();
-        assert!(share.fraction() > 0.5, "spinning thread: {share}");
+        assert!(share.is_busy(), "spinning thread: {share}");
     }
 
     #[test]
@@ -166,7 +214,7 @@ mod tests {
             .unwrap();
         handle.thread().unpark();
         handle.join().unwrap();
-        assert!(share.fraction() < 0.05, "parked thread: {share}");
+        assert!(share.is_idle(), "parked thread: {share}");
     }
 
     #[test]

@@ -1,0 +1,77 @@
+//! The progression matrix: rows are versions, columns are scenarios.
+
+use std::thread;
+
+use super::scenarios::{Outcome, Verdict};
+use super::versions::Version;
+
+/// A scenario, and the column it fills.
+pub struct Column {
+    /// The column's heading.
+    pub heading: &'static str,
+    /// Runs the scenario against one version.
+    pub run: fn(&Version) -> Outcome,
+}
+
+/// Runs every column's scenario against every version: the versions of one
+/// column run side by side (each timer has its own thread names), the
+/// columns one after another (so only one busy loop burns a core at once).
+pub fn run(versions: &[Version], columns: &[Column]) -> Vec<Vec<Outcome>> {
+    let mut by_column = Vec::new();
+    for column in columns {
+        let outcomes = thread::scope(|s| {
+            let runs: Vec<_> = versions
+                .iter()
+                .map(|v| s.spawn(move || (column.run)(v)))
+                .collect();
+            runs.into_iter()
+                .map(|r| r.join().expect("a scenario panicked"))
+                .collect::<Vec<_>>()
+        });
+        by_column.push(outcomes);
+    }
+    // Transpose: one row per version.
+    (0..versions.len())
+        .map(|v| by_column.iter().map(|col| col[v].clone()).collect())
+        .collect()
+}
+
+fn cell(outcome: &Outcome) -> String {
+    match outcome.verdict {
+        Verdict::Bug(id) => format!("**bug {id}**"),
+        Verdict::Ok => "ok".to_owned(),
+        Verdict::Unclear => "unclear".to_owned(),
+    }
+}
+
+/// The matrix as a Markdown table: what the snapshot and the book hold.
+/// Only verdicts go in, never measurements, so it is the same on every run.
+pub fn table(versions: &[Version], columns: &[Column], rows: &[Vec<Outcome>]) -> String {
+    let mut out = String::from("| version |");
+    for c in columns {
+        out += &format!(" {} |", c.heading);
+    }
+    out += " thread joined on drop |\n|---|";
+    out += &"---|".repeat(columns.len() + 1);
+    out += "\n";
+    for (v, row) in versions.iter().zip(rows) {
+        out += &format!("| `{}` |", v.name);
+        for outcome in row {
+            out += &format!(" {} |", cell(outcome));
+        }
+        let joined = row.iter().all(|o| o.joined);
+        out += if joined { " yes |\n" } else { " **no** |\n" };
+    }
+    out
+}
+
+/// The measurements behind each cell, one line each.
+pub fn details(versions: &[Version], columns: &[Column], rows: &[Vec<Outcome>]) -> String {
+    let mut out = String::new();
+    for (v, row) in versions.iter().zip(rows) {
+        for (c, outcome) in columns.iter().zip(row) {
+            out += &format!("{:<34} {:<34} {}\n", v.name, c.heading, outcome.detail);
+        }
+    }
+    out
+}

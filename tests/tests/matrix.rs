@@ -1,0 +1,28 @@
+//! The progression matrix: one battery of scenarios against every version
+//! of the timer. `cargo test -p progression --test matrix -- --nocapture`
+//! prints it with the measurements behind each cell.
+#![cfg(not(loom))]
+
+mod battery;
+
+use battery::matrix::{self, Column};
+use battery::scenarios;
+use battery::versions::versions;
+
+#[test]
+fn progression_matrix() {
+    let versions = versions();
+    let columns = [
+        Column {
+            heading: "N1 busy_wait",
+            run: scenarios::busy_wait,
+        },
+        Column {
+            heading: "S1 / C1 earlier task arrives in the window",
+            run: scenarios::earlier_task_in_the_window,
+        },
+    ];
+    let rows = matrix::run(&versions, &columns);
+    println!("{}", matrix::details(&versions, &columns, &rows));
+    insta::assert_snapshot!("matrix", matrix::table(&versions, &columns, &rows));
+}
