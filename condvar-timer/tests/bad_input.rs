@@ -1,4 +1,3 @@
-#![cfg(not(loom))]
 //! Bad input and awkward callers, on both versions: an overflowing delay is
 //! a typed error, a task may schedule another task, and a task may drop the
 //! timer that runs it.
@@ -8,6 +7,7 @@
 //! queue and sets the stop flag under the lock the thread waits on) and
 //! skips the join; the thread ends as soon as that task returns, and tasks
 //! still queued are dropped without running.
+#![cfg(not(loom))]
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

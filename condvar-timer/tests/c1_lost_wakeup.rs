@@ -1,4 +1,3 @@
-#![cfg(not(loom))]
 //! C1 `lost_wakeup`: the timer thread has taken task 1 (due at 2000 ms) and
 //! is not waiting yet when a client inserts task 2 (due at 50 ms).
 //!
@@ -15,6 +14,7 @@
 //!   acts at the same logical moment; the lock moves its insert after the
 //!   wait began. (A point before the lock would show nothing: the thread
 //!   would simply see task 2 when it peeks.)
+#![cfg(not(loom))]
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,7 +1,7 @@
-#![cfg(not(loom))]
 //! C2 `comparator_overflow`: the seed orders deadlines with
 //! `(a - b).toInt`. Two deadlines more than 2^31 ms (about 24.8 days) apart
 //! wrap around, and the later one is taken first.
+#![cfg(not(loom))]
 
 use std::time::{Duration, Instant};
 

@@ -1,4 +1,3 @@
-#![cfg(not(loom))]
 //! C3 (a fact): taking the head out to wait for it, and putting it back
 //! after every wake-up, churns the heap; peeking under the lock does not.
 //!
@@ -7,6 +6,7 @@
 //! the head and wakes the waiting thread. None is due during the test. A
 //! pause point just before each wait (held, then released) makes sure the
 //! thread is waiting when the next notify comes, so the counts are exact.
+#![cfg(not(loom))]
 
 use std::time::Duration;
 

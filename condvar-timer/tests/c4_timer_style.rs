@@ -1,7 +1,7 @@
-#![cfg(not(loom))]
 //! C4 `timer_style`: java.util.Timer's way. One lock guards the queue and
 //! the wait; a client notifies only when its task became the head; tasks
 //! run in deadline order, outside the lock.
+#![cfg(not(loom))]
 
 use std::sync::Arc;
 

@@ -1,8 +1,8 @@
-#![cfg(not(loom))]
 //! S1 `missed_earlier_task`, fixed by wait/notify: the thread is waiting
 //! toward a task due at 1000 ms when a task due at 50 ms comes in. The
 //! sleep-based timer could not see it until 1000 ms; here the insert
 //! notifies the waiting thread, which recomputes its wait.
+#![cfg(not(loom))]
 
 use condvar_timer::timer_style::Timer;
 use kit::pause::Pause;

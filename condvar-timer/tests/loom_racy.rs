@@ -1,0 +1,54 @@
+//! loom model of racy.rs (C1): the same model as loom_timer_style.rs, on
+//! the version with the window. loom finds the interleaving where the
+//! client's insert and notify land between the thread's `take` and its
+//! wait: the thread then waits for the far task forever, the model waits
+//! for the due task forever, and loom reports a deadlock.
+//!
+//! It is ignored, alone in its binary: loom's report is a panic that
+//! panics again while unwinding, which aborts the whole test process.
+//! `cargo xtask` runs it on its own and expects it to fail.
+//!
+//! Under loom the stage's clock is frozen (`sync::now`) and a timed wait
+//! never times out. A far task is never due, so a thread waiting for it
+//! wakes only if a notify reaches it: a lost wake-up shows as a deadlock.
+//!
+//! ```text
+//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p condvar-timer \
+//!     --release --target-dir target/loom --test loom_racy
+//! ```
+#![cfg(loom)]
+
+use std::time::Duration;
+
+use condvar_timer::racy::Timer;
+use loom::sync::{Arc, Condvar, Mutex};
+
+/// C1's scenario: a far task (never due under the frozen clock), then a
+/// task due now. The check: whatever the interleaving, the due task runs,
+/// and the timer then stops and joins its thread.
+///
+/// Shutdown cannot block this model: `Drop` sets its flag under the
+/// monitor the thread checks before waiting, and closes the queue `take`
+/// blocks on. Only the lost notify of C1 can.
+#[test]
+#[ignore = "C1 lost_wakeup: loom finds it in racy.rs"]
+fn loom_racy_never_loses_a_wakeup() {
+    loom::model(|| {
+        let timer = Timer::new("loom-racy");
+        timer.schedule(kit::ms(3_600_000), || {}).unwrap();
+        let ran = Arc::new((Mutex::new(false), Condvar::new()));
+        let signal = Arc::clone(&ran);
+        timer
+            .schedule(Duration::ZERO, move || {
+                *signal.0.lock().unwrap() = true;
+                signal.1.notify_one();
+            })
+            .unwrap();
+        let mut done = ran.0.lock().unwrap();
+        while !*done {
+            done = ran.1.wait(done).unwrap();
+        }
+        drop(done);
+        drop(timer);
+    });
+}

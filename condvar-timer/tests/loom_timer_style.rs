@@ -1,0 +1,42 @@
+//! loom model of timer_style.rs (C4): every interleaving of a client's
+//! insert with the timer thread's peek and wait.
+//!
+//! Under loom the stage's clock is frozen (`sync::now`) and a timed wait
+//! never times out. A far task is never due, so a thread waiting for it
+//! wakes only if a notify reaches it: a lost wake-up shows as a deadlock.
+//!
+//! ```text
+//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p condvar-timer \
+//!     --release --target-dir target/loom --test loom_timer_style
+//! ```
+#![cfg(loom)]
+
+use std::time::Duration;
+
+use condvar_timer::timer_style::Timer;
+use loom::sync::{Arc, Condvar, Mutex};
+
+/// C1's scenario: a far task (never due under the frozen clock), then a
+/// task due now. Whatever the interleaving, the due task runs, and the
+/// timer then stops and joins its thread.
+#[test]
+fn loom_timer_style_never_loses_a_wakeup() {
+    loom::model(|| {
+        let timer = Timer::new("loom-tstyle");
+        timer.schedule(kit::ms(3_600_000), || {}).unwrap();
+        let ran = Arc::new((Mutex::new(false), Condvar::new()));
+        let signal = Arc::clone(&ran);
+        timer
+            .schedule(Duration::ZERO, move || {
+                *signal.0.lock().unwrap() = true;
+                signal.1.notify_one();
+            })
+            .unwrap();
+        let mut done = ran.0.lock().unwrap();
+        while !*done {
+            done = ran.1.wait(done).unwrap();
+        }
+        drop(done);
+        drop(timer);
+    });
+}
