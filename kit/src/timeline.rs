@@ -20,8 +20,8 @@
 //! # What a tick shows
 //!
 //! At the middle of each tick: inside a task's span, the thread is
-//! [`State::Running`]; else if it used at least [`BUSY_SHARE`] of a core
-//! during the tick, [`State::Busy`] (busy with no task: a busy-wait);
+//! [`State::Running`]; else if it was running or ready to run for at least
+//! [`BUSY_SHARE`] of the tick, [`State::Busy`] (busy with no task: a busy-wait);
 //! else [`State::Waiting`].
 //!
 //! The rendering is pure (samples and events in, text or SVG out), so it is
@@ -36,10 +36,11 @@ use std::time::{Duration, Instant};
 use crate::cpu::ThreadCpu;
 use crate::recorder::{Event, Recorder};
 
-/// The CPU share from which a tick without a task counts as busy. Low on
-/// purpose: a busy-waiting thread on a crowded machine gets only part of a
-/// core, yet it is not waiting.
-pub const BUSY_SHARE: f64 = 0.2;
+/// The demand (share of the tick the thread was running or ready to run, see
+/// [`crate::cpu::CpuShare::demand`]) from which a tick without a task counts
+/// as busy. Demand, not CPU time: a busy-waiting thread on a crowded machine
+/// gets only part of a core, yet it never waits.
+pub const BUSY_SHARE: f64 = 0.5;
 
 /// What a thread was doing during one tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,8 +84,8 @@ impl State {
     const ALL: [State; 3] = [State::Waiting, State::Busy, State::Running];
 }
 
-/// CPU time one thread used during one tick; times since the recorder's
-/// start.
+/// CPU time one thread used, and time it waited for a core, during one tick;
+/// times since the recorder's start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sample {
     /// Start of the tick.
@@ -93,16 +94,20 @@ pub struct Sample {
     pub to: Duration,
     /// CPU time the thread used between `from` and `to`.
     pub cpu: Duration,
+    /// Time it was ready to run but waited for a core between `from` and
+    /// `to`.
+    pub waited: Duration,
 }
 
 impl Sample {
-    /// CPU time over wall time: 1.0 is a whole core.
-    pub fn share(&self) -> f64 {
+    /// Running or ready to run, over wall time: 1.0 for a thread that never
+    /// blocked during the tick, however crowded the machine.
+    pub fn demand(&self) -> f64 {
         let wall = self.to.saturating_sub(self.from).as_secs_f64();
         if wall == 0.0 {
             0.0
         } else {
-            self.cpu.as_secs_f64() / wall
+            ((self.cpu + self.waited).as_secs_f64() / wall).min(1.0)
         }
     }
 }
@@ -188,17 +193,17 @@ impl Lane {
         let sample = self.samples.iter().find(|s| s.from <= t && t < s.to)?;
         Some(if self.spans.iter().any(|s| s.start <= t && t < s.end) {
             State::Running
-        } else if self.share_outside_tasks(sample) >= BUSY_SHARE {
+        } else if self.demand_outside_tasks(sample) >= BUSY_SHARE {
             State::Busy
         } else {
             State::Waiting
         })
     }
 
-    /// The sample's CPU share outside the tasks' spans: a tick that a task
+    /// The sample's demand outside the tasks' spans: a tick that a task
     /// starts or ends in holds the task's CPU too, which must not make the
-    /// rest of the tick look busy. A task is counted as a full core.
-    fn share_outside_tasks(&self, sample: &Sample) -> f64 {
+    /// rest of the tick look busy. A task counts as demanding a full core.
+    fn demand_outside_tasks(&self, sample: &Sample) -> f64 {
         let in_tasks: Duration = self
             .spans
             .iter()
@@ -211,9 +216,10 @@ impl Lane {
         Sample {
             from: sample.from + in_tasks.min(sample.to - sample.from),
             to: sample.to,
-            cpu: sample.cpu.saturating_sub(in_tasks),
+            cpu: (sample.cpu + sample.waited).saturating_sub(in_tasks),
+            waited: Duration::ZERO,
         }
-        .share()
+        .demand()
     }
 
     /// When the last sample ends.
@@ -552,7 +558,7 @@ impl Sampler {
 /// The sampler thread: reads `cpu` at every multiple of `tick` after `start`.
 fn sample(cpu: ThreadCpu, start: Instant, tick: Duration, stop: &AtomicBool) -> Vec<Sample> {
     let mut samples = Vec::new();
-    let Ok(mut used) = cpu.used() else {
+    let (Ok(mut used), Ok(mut waited)) = (cpu.used(), cpu.waited_for_cpu()) else {
         return samples;
     };
     let mut from = start.elapsed();
@@ -560,14 +566,17 @@ fn sample(cpu: ThreadCpu, start: Instant, tick: Duration, stop: &AtomicBool) -> 
     while !stop.load(Ordering::SeqCst) {
         let deadline = start + tick * next;
         std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
-        let Ok(now_used) = cpu.used() else { break };
+        let (Ok(now_used), Ok(now_waited)) = (cpu.used(), cpu.waited_for_cpu()) else {
+            break;
+        };
         let to = start.elapsed();
         samples.push(Sample {
             from,
             to,
             cpu: now_used.saturating_sub(used),
+            waited: now_waited.saturating_sub(waited),
         });
-        (from, used) = (to, now_used);
+        (from, used, waited) = (to, now_used, now_waited);
         // A late wake-up skips the ticks it missed instead of bunching up.
         next = (to.as_nanos() / tick.as_nanos().max(1)) as u32 + 1;
     }
@@ -623,6 +632,7 @@ mod tests {
                 from: ms(10 * i),
                 to: ms(10 * i + 10),
                 cpu: ms(cpu[i as usize]),
+                waited: Duration::ZERO,
             })
             .collect()
     }
@@ -774,9 +784,12 @@ mod tests {
         let samples = sampler.finish();
         done.store(true, Ordering::SeqCst);
         spinner.join().unwrap();
-        let cpu: Duration = samples.iter().map(|s| s.cpu).sum();
+        let demand: Duration = samples.iter().map(|s| s.cpu + s.waited).sum();
         let wall = samples.last().unwrap().to - samples[0].from;
         assert!(samples.len() >= 5, "{samples:?}");
-        assert!(cpu.as_secs_f64() > 0.3 * wall.as_secs_f64(), "{samples:?}");
+        assert!(
+            demand.as_secs_f64() > 0.8 * wall.as_secs_f64(),
+            "{samples:?}"
+        );
     }
 }

@@ -24,9 +24,11 @@ fn cpu_while_one_task_waits() -> CpuShare {
 #[test]
 fn n1_busy_wait_reproduces() {
     let share = cpu_while_one_task_waits();
+    // Judged by demand (running or ready to run), so a crowded machine that
+    // gives the loop only part of a core still shows it never waits.
     assert!(
-        share.fraction() > 0.5,
-        "expected the naive timer to burn over half a core while one task waits; \
+        share.is_busy(),
+        "expected the naive timer to want a whole core while one task waits; \
          it used {share}"
     );
 }
@@ -36,7 +38,7 @@ fn n1_busy_wait_reproduces() {
 fn n1_busy_wait_on_busy_loop() {
     let share = cpu_while_one_task_waits();
     assert!(
-        share.fraction() < 0.05,
+        share.is_idle(),
         "N1 busy_wait: the timer thread used {share} while one task waited"
     );
 }
