@@ -23,7 +23,7 @@
 //! In the spirit of RocksDB's `TEST_SYNC_POINT`, written for this workspace:
 //! a point holds only the thread it was armed for (timer threads have names,
 //! and each test names its own), only once, and only while the test's
-//! [`Pause`] is alive. Dropping the `Pause` releases the thread, so a failing
+//! `Pause` is alive. Dropping the `Pause` releases the thread, so a failing
 //! test never leaves one stuck.
 //!
 //! Without the `pause-points` feature, [`pause_point`] is an empty inline

@@ -37,10 +37,11 @@ pub fn tids_named(name: &str) -> std::io::Result<Vec<i32>> {
         let Ok(comm) = std::fs::read(entry.path().join("comm")) else {
             continue; // the thread exited while we looked
         };
-        if comm.strip_suffix(b"\n").unwrap_or(&comm) == wanted {
-            if let Some(tid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) {
-                tids.push(tid);
-            }
+        let tid = entry.file_name().to_str().and_then(|s| s.parse().ok());
+        if let Some(tid) = tid
+            && comm.strip_suffix(b"\n").unwrap_or(&comm) == wanted
+        {
+            tids.push(tid);
         }
     }
     Ok(tids)
