@@ -8,7 +8,7 @@ use crate::timelines::Generator;
 /// Every generator, in the book's order. `{out}` is the output directory
 /// (`book/src/generated` unless `--out` says otherwise).
 pub const GENERATORS: &[Generator] = &[
-    // Stage 1 vs 2: thread-state timelines of the busy loop and the sleeper.
+    // Stages 1 and 2: thread-state timelines of the busy loop and the sleeper.
     Generator::writes(
         "progression",
         "naive_vs_sleep",
@@ -19,9 +19,18 @@ pub const GENERATORS: &[Generator] = &[
             "{out}/naive-vs-sleep.txt",
         ],
     ),
+    // Stage 1: the naive timer waits for free on an empty queue (N2), then
+    // burns a core while a task is pending (N1).
+    Generator::chart("naive", "sleeps_when_idle", "naive-sleeps-when-idle.txt"),
+    // Stage 2: a task due sooner, submitted while the thread sleeps (S1).
+    Generator::chart(
+        "sleep-based",
+        "task_due_sooner",
+        "sleep-task-due-sooner.txt",
+    ),
     // Stage 3: the lost wake-up, then the timer that cannot lose one.
-    Generator::stdout("condvar-timer", "lost_wakeup", "c1-lost-wakeup.txt"),
-    Generator::stdout(
+    Generator::output("condvar-timer", "lost_wakeup", "c1-lost-wakeup.txt"),
+    Generator::output(
         "condvar-timer",
         "something_changed",
         "c5-something-changed.txt",

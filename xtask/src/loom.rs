@@ -97,14 +97,26 @@ pub fn run() -> Result<usize> {
                 println!("  FAILED: {problem}");
                 problems.push(problem);
             }
+            // libtest printed each ignored model's reason in that run:
+            // `test x ... ignored, C1 lost_wakeup: loom finds it in racy.rs`.
+            let reasons = ignore_reasons(&run.output);
             // The models of buggy versions: each alone, each must fail.
             for name in cargo::ignored_tests(&exe)? {
+                let reason = reasons
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, r)| r.clone());
                 let who = format!("{who} {name}");
                 let run = exe
                     .cmd(&["--ignored", "--exact", &name])
                     .env("LOOM_MAX_PREEMPTIONS", MAX_PREEMPTIONS)
                     .capture(LIMIT)?;
-                let id = bug_id(&name);
+                let id = bug_id(&name).or_else(|| {
+                    reason
+                        .as_deref()
+                        .and_then(|r| r.split_whitespace().next())
+                        .and_then(|w| bug_id(&w.to_ascii_lowercase()))
+                });
                 let says = run.output.to_lowercase().contains("deadlock")
                     || id
                         .as_ref()
@@ -123,10 +135,11 @@ pub fn run() -> Result<usize> {
                     ));
                 } else {
                     let what = panic_message(&run.output).unwrap_or_else(|| "deadlock".to_string());
-                    let what: String = what.chars().take(120).collect();
+                    let what: String = what.chars().take(100).collect();
+                    let headline = reason.unwrap_or_else(|| id.unwrap_or_default());
                     println!(
                         "  {}\n      {who} ({}, {})",
-                        red(&format!("{} found by loom: {what}", id.unwrap_or_default())),
+                        red(&format!("{headline}: {what}")),
                         run.how(),
                         secs(run.took)
                     );
@@ -151,6 +164,16 @@ pub fn run() -> Result<usize> {
     }
 }
 
+/// The ignored tests' reasons from a libtest run's output.
+fn ignore_reasons(output: &str) -> Vec<(String, String)> {
+    output
+        .lines()
+        .filter_map(|l| l.strip_prefix("test "))
+        .filter_map(|l| l.split_once(" ... ignored, "))
+        .map(|(name, reason)| (name.to_string(), reason.trim().to_string()))
+        .collect()
+}
+
 /// "3 passed; 0 failed; 1 ignored" from libtest's result line.
 fn summary_line(output: &str) -> String {
     output
@@ -159,4 +182,21 @@ fn summary_line(output: &str) -> String {
         .find_map(|l| l.strip_prefix("test result: ok. "))
         .map(|l| l.split("; finished").next().unwrap_or(l).to_string())
         .unwrap_or_else(|| "passed".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_ignore_reasons() {
+        let out = "running 1 test\ntest loom_racy_model ... ignored, C1 lost_wakeup: loom finds it in racy.rs\n";
+        assert_eq!(
+            ignore_reasons(out),
+            vec![(
+                "loom_racy_model".to_string(),
+                "C1 lost_wakeup: loom finds it in racy.rs".to_string()
+            )]
+        );
+    }
 }

@@ -13,11 +13,14 @@ pub enum Source {
     /// An example that writes its own files; its arguments name them, with
     /// `{out}` standing for the output directory.
     Writes(&'static [&'static str]),
+    /// An example that prints a chart: its standard output is the file.
+    Chart(&'static str),
     /// An example whose standard output becomes the file, after a first
     /// line `$ <command>`.
-    Stdout(&'static str),
+    Output(&'static str),
     /// A loom model of a buggy version, run under `--cfg loom`: its failure
-    /// report, trimmed to a readable excerpt, becomes the file.
+    /// report, trimmed to a readable excerpt, becomes the file (first line
+    /// `$ <command>`).
     LoomFailure(&'static str),
 }
 
@@ -45,8 +48,8 @@ impl Generator {
         }
     }
 
-    /// An example whose output is captured into `file`.
-    pub const fn stdout(
+    /// An example whose standard output (a chart) is the file.
+    pub const fn chart(
         package: &'static str,
         example: &'static str,
         file: &'static str,
@@ -54,7 +57,20 @@ impl Generator {
         Generator {
             package,
             target: example,
-            source: Source::Stdout(file),
+            source: Source::Chart(file),
+        }
+    }
+
+    /// An example whose output is captured into `file`, after the command.
+    pub const fn output(
+        package: &'static str,
+        example: &'static str,
+        file: &'static str,
+    ) -> Generator {
+        Generator {
+            package,
+            target: example,
+            source: Source::Output(file),
         }
     }
 
@@ -79,7 +95,9 @@ impl Generator {
                 .filter_map(|a| a.strip_prefix("{out}/"))
                 .map(String::from)
                 .collect(),
-            Source::Stdout(file) | Source::LoomFailure(file) => vec![file.to_string()],
+            Source::Chart(file) | Source::Output(file) | Source::LoomFailure(file) => {
+                vec![file.to_string()]
+            }
         }
     }
 }
@@ -173,37 +191,50 @@ fn generate(g: &Generator, out: &str, packages: &[Package]) -> Result {
             }
             Ok(())
         }
-        Source::Stdout(file) => {
+        Source::Chart(file) => {
+            let cmd = Cmd::cargo(&["run", "--quiet", "-p", g.package, "--example", g.target]);
+            println!("$ {}", cmd.display());
+            write(out, file, &cmd.read()?)
+        }
+        Source::Output(file) => {
             let shown = format!("cargo run -p {} --example {}", g.package, g.target);
-            println!("$ {shown}");
-            let text =
-                Cmd::cargo(&["run", "--quiet", "-p", g.package, "--example", g.target]).read()?;
-            write(out, file, &format!("$ {shown}\n{text}"))
+            let cmd = Cmd::cargo(&["run", "--quiet", "-p", g.package, "--example", g.target]);
+            println!("$ {}", cmd.display());
+            write(out, file, &format!("$ {shown}\n{}", cmd.read()?))
         }
         Source::LoomFailure(file) => {
-            let exes = loom::build(g.package, &[g.target.to_string()], packages)?;
-            let exe = exes
-                .iter()
-                .find(|e| e.target == g.target)
-                .ok_or_else(|| format!("the build made no `{}` executable", g.target))?;
-            let run = exe
-                .cmd(&["--ignored"])
-                .env("LOOM_MAX_PREEMPTIONS", loom::MAX_PREEMPTIONS)
-                .env_quiet("RUST_BACKTRACE", "0")
-                .capture(Duration::from_secs(600))?;
+            // Build first, so a compile error shows as one and the captured
+            // run below holds no compiler output.
+            loom::build(g.package, &[g.target.to_string()], packages)?;
+            let cmd = Cmd::cargo(&[
+                "test",
+                "-p",
+                g.package,
+                "--release",
+                "--target-dir",
+                loom::TARGET_DIR,
+                "--test",
+                g.target,
+                "--",
+                "--ignored",
+            ])
+            .env("RUST_BACKTRACE", "0")
+            .env("LOOM_LOCATION", "1")
+            .env("RUSTFLAGS", &loom::rustflags())
+            .env("LOOM_MAX_PREEMPTIONS", loom::MAX_PREEMPTIONS);
+            println!("$ {}", cmd.display());
+            let run = cmd.capture(Duration::from_secs(600))?;
             if run.passed() {
                 return Err(format!(
                     "the ignored models of {} --test {} passed: there is no failure to show",
                     g.package, g.target
                 ));
             }
-            let shown = format!(
-                "RUSTFLAGS=\"--cfg loom\" LOOM_MAX_PREEMPTIONS={} cargo test --release -p {} --test {} -- --ignored",
-                loom::MAX_PREEMPTIONS,
-                g.package,
-                g.target
-            );
-            write(out, file, &format!("$ {shown}\n{}", excerpt(&run.output)))
+            write(
+                out,
+                file,
+                &format!("$ {}\n{}", cmd.display(), excerpt(&run.output)),
+            )
         }
     }
 }
@@ -211,12 +242,6 @@ fn generate(g: &Generator, out: &str, packages: &[Package]) -> Result {
 fn write(out: &str, file: &str, text: &str) -> Result {
     let path = root().join(out).join(file);
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// Lines a reader of the book does not need from a test binary's output.
-fn noise(line: &str) -> bool {
-    line.starts_with("note: run with `RUST_BACKTRACE")
-        || line.starts_with("note: Some details are omitted")
 }
 
 /// True for the lines of a backtrace after its `stack backtrace:` header.
@@ -230,9 +255,9 @@ fn backtrace_frame(line: &str) -> bool {
 /// The most lines an excerpt keeps.
 const EXCERPT_LINES: usize = 40;
 
-/// A readable, stable excerpt of a failing run: no thread ids or timings
-/// that change from run to run, no backtrace notes, at most
-/// [`EXCERPT_LINES`] lines.
+/// A readable, stable excerpt of a failing run: from libtest's `running`
+/// line, without backtraces, without what changes from run to run or from
+/// machine to machine (see [`stable`]), at most [`EXCERPT_LINES`] lines.
 pub fn excerpt(output: &str) -> String {
     let mut lines: Vec<String> = Vec::new();
     let mut in_backtrace = false;
@@ -245,9 +270,11 @@ pub fn excerpt(output: &str) -> String {
             continue;
         }
         in_backtrace = false;
-        if !noise(line) {
-            lines.push(stable(line));
-        }
+        lines.push(stable(line));
+    }
+    // cargo's own lines (Finished, Running) come before the test's.
+    if let Some(first) = lines.iter().position(|l| l.starts_with("running ")) {
+        lines.drain(..first);
     }
     let mut kept: Vec<String> = Vec::new();
     for line in lines {
@@ -267,8 +294,10 @@ pub fn excerpt(output: &str) -> String {
     text
 }
 
-/// Removes what changes between runs: `thread 'x' (12345) panicked` loses
-/// its id, `finished in 0.42s` its time.
+/// Removes what changes between runs and machines: thread ids
+/// (`thread 'x' (12345) panicked`), test times (`finished in 0.42s`), the
+/// workspace's own path, the registry's and the toolchain's paths, and
+/// executables' hashes.
 fn stable(line: &str) -> String {
     let mut line = line.to_string();
     if let Some(start) = line.find("' (")
@@ -283,14 +312,53 @@ fn stable(line: &str) -> String {
     if let Some(at) = line.find("; finished in ") {
         line.truncate(at);
     }
-    // `/home/x/.cargo/registry/src/index.crates.io-1949cf8c/loom-0.7.2/src/..`
-    // becomes `loom-0.7.2/src/..`: the same on every machine.
-    const REGISTRY: &str = "/.cargo/registry/src/";
-    if let Some(at) = line.find(REGISTRY) {
-        let start = line[..at].rfind(' ').map_or(0, |s| s + 1);
-        let index = at + REGISTRY.len();
-        if let Some(slash) = line[index..].find('/') {
-            line.replace_range(start..index + slash + 1, "");
+    line = line.replace(&format!("{}/", root().display()), "");
+    // `/home/a/.cargo/registry/src/index.crates.io-1949cf8c/` (any home).
+    line = replace_each(&line, "/.cargo/registry/src/", |l, at| {
+        let start = l[..at].rfind([' ', '"', '`']).map_or(0, |s| s + 1);
+        let index = at + "/.cargo/registry/src/".len();
+        let end = index + l[index..].find('/')? + 1;
+        Some((start, end, "~/.cargo/registry/src/…/".to_string()))
+    });
+    // `/rustc/<commit>/`.
+    line = replace_each(&line, "/rustc/", |l, at| {
+        let from = at + "/rustc/".len();
+        let end = from + l[from..].find('/')?;
+        l[from..end]
+            .chars()
+            .all(|c| c.is_ascii_hexdigit())
+            .then(|| (from, end, "…".to_string()))
+    });
+    // `deps/loom_racy-0123456789abcdef`.
+    line = replace_each(&line, "/deps/", |l, at| {
+        let from = at + "/deps/".len();
+        let dash = from + l[from..].find('-')? + 1;
+        let hex = l[dash..]
+            .chars()
+            .take_while(|c| c.is_ascii_hexdigit())
+            .count();
+        (hex == 16).then(|| (dash, dash + 16, "…".to_string()))
+    });
+    line
+}
+
+/// Applies `edit` at each occurrence of `marker`: `edit(line, position)`
+/// returns the range to replace and its replacement, or `None` to leave it.
+fn replace_each(
+    line: &str,
+    marker: &str,
+    edit: impl Fn(&str, usize) -> Option<(usize, usize, String)>,
+) -> String {
+    let mut line = line.to_string();
+    let mut from = 0;
+    while let Some(found) = line[from..].find(marker) {
+        let at = from + found;
+        match edit(&line, at) {
+            Some((start, end, with)) => {
+                line.replace_range(start..end, &with);
+                from = start + with.len();
+            }
+            None => from = at + marker.len(),
         }
     }
     line
@@ -319,10 +387,38 @@ mod tests {
 
     #[test]
     fn excerpts_are_stable() {
-        let out = "running 1 test\nthread 'c1_model' (8812) panicked at /home/a/.cargo/registry/src/index.crates.io-1949cf8c/loom-0.7.2/src/rt/mod.rs:1:2:\ndeadlock; threads = []\nstack backtrace:\n   0: loom::rt::park\n             at ./tests/loom_racy.rs:34:25\n  13: x\nnote: run with `RUST_BACKTRACE=1` environment variable\n\n\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; finished in 0.31s\n";
+        let out = "\
+    Finished `release` profile [optimized + debuginfo] target(s) in 0.1s
+     Running tests/loom_racy.rs (target/loom/release/deps/loom_racy-0123456789abcdef)
+running 1 test
+
+thread 'c1_model' (8812) panicked at /home/a/.cargo/registry/src/index.crates.io-1949cf8c/loom-0.7.2/src/rt/mod.rs:1:2:
+deadlock; threads = [(Id(0), Blocked(Location(Some(Location { file: \"/home/a/.cargo/registry/src/index.crates.io-1949cf8c/loom-0.7.2/src/sync/condvar.rs\", line: 50 }))))]
+stack backtrace:
+   0: loom::rt::park
+             at ./tests/loom_racy.rs:34:25
+  13: x
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+
+
+thread 'c1_model' (8812) panicked at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:233:5:
+test result: FAILED. 0 passed; 1 failed; 0 ignored; finished in 0.31s
+  process didn't exit successfully: `/x/target/loom/release/deps/loom_racy-0123456789abcdef --ignored` (signal: 6)
+";
         assert_eq!(
             excerpt(out),
-            "running 1 test\nthread 'c1_model' panicked at loom-0.7.2/src/rt/mod.rs:1:2:\ndeadlock; threads = []\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored\n"
+            "\
+running 1 test
+
+thread 'c1_model' panicked at ~/.cargo/registry/src/…/loom-0.7.2/src/rt/mod.rs:1:2:
+deadlock; threads = [(Id(0), Blocked(Location(Some(Location { file: \"~/.cargo/registry/src/…/loom-0.7.2/src/sync/condvar.rs\", line: 50 }))))]
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+thread 'c1_model' panicked at /rustc/…/library/core/src/panicking.rs:233:5:
+test result: FAILED. 0 passed; 1 failed; 0 ignored
+  process didn't exit successfully: `/x/target/loom/release/deps/loom_racy-… --ignored` (signal: 6)
+"
         );
     }
 }
