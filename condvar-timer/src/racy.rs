@@ -62,6 +62,7 @@ pub struct Stats {
     pub wakeups: u64,
 }
 
+// ANCHOR: shared
 /// The queue, standing in for Java's `PriorityBlockingQueue`: its own lock,
 /// and a condvar that `take` blocks on while the queue is empty.
 struct Queue {
@@ -80,6 +81,7 @@ struct Shared {
     monitor: Mutex<bool>,
     wakeup: Condvar,
 }
+// ANCHOR_END: shared
 
 impl Shared {
     /// Blocks until the queue has an entry, and takes the head; `None` once
@@ -169,6 +171,7 @@ impl Timer {
                 task: Box::new(task),
             });
             queue.stats.pushes += 1;
+            // The queue's own signal, for a `take` blocked on an empty queue.
             self.shared.not_empty.notify_one();
             let became_head = queue.heap.peek().is_some_and(|head| head.seq == seq);
             if became_head {
@@ -221,6 +224,7 @@ fn main_loop(shared: &Shared) {
 }
 // ANCHOR_END: main_loop
 
+// ANCHOR: drop
 impl Drop for Timer {
     /// Stops the thread and joins it. Tasks still queued are dropped without
     /// running; a task that is running finishes first.
@@ -248,3 +252,4 @@ impl Drop for Timer {
         }
     }
 }
+// ANCHOR_END: drop

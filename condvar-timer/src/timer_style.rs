@@ -61,6 +61,7 @@ pub struct Stats {
     pub wakeups: u64,
 }
 
+// ANCHOR: shared
 /// Everything the one lock guards.
 struct State {
     heap: BinaryHeap<Entry>,
@@ -75,6 +76,7 @@ struct Shared {
     /// Notified when a new head arrives, or on stop.
     changed: Condvar,
 }
+// ANCHOR_END: shared
 
 /// A timer with one thread, built on wait/notify, that cannot lose a
 /// wake-up.
@@ -134,9 +136,9 @@ impl Timer {
         });
         state.stats.pushes += 1;
         if state.heap.peek().is_some_and(|head| head.seq == seq) {
-            // Under the lock the thread waits with: it is either waiting
-            // (and wakes) or has not looked at the head yet (and will see
-            // this task when it does). Nobody to notify otherwise.
+            // We hold the lock the thread waits with: it is either waiting
+            // (and this wakes it) or has not looked at the heap yet (and
+            // will see this task when it does). A later task needs no notify.
             state.stats.notifies += 1;
             self.shared.changed.notify_one();
         }
@@ -185,6 +187,7 @@ fn main_loop(shared: &Shared) {
 }
 // ANCHOR_END: main_loop
 
+// ANCHOR: drop
 impl Drop for Timer {
     /// Stops the thread and joins it. Tasks still queued are dropped without
     /// running; a task that is running finishes first.
@@ -207,3 +210,4 @@ impl Drop for Timer {
         }
     }
 }
+// ANCHOR_END: drop
