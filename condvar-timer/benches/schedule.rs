@@ -66,7 +66,7 @@ fn group(c: &mut Criterion, name: &str, new_head: bool) {
             time_calls(
                 iters,
                 new_head,
-                || racy::Timer::new("bench-racy"),
+                || racy::Timer::new("bench-racy").unwrap(),
                 |t, d| t.schedule(d, || {}).expect("fits"),
             )
         })
@@ -76,7 +76,7 @@ fn group(c: &mut Criterion, name: &str, new_head: bool) {
             time_calls(
                 iters,
                 new_head,
-                || timer_style::Timer::new("bench-tstyle"),
+                || timer_style::Timer::new("bench-tstyle").unwrap(),
                 |t, d| t.schedule(d, || {}).expect("fits"),
             )
         })

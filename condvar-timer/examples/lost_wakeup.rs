@@ -93,13 +93,13 @@ fn main() {
     let (racy_lane, racy_rec) = run(
         "racy",
         "racy-timer",
-        racy::Timer::new("racy-timer"),
+        racy::Timer::new("racy-timer").unwrap(),
         "condvar-timer::racy: took the head, not yet waiting",
     );
     let (style_lane, style_rec) = run(
         "timer_style",
         "tstyle-timer",
-        timer_style::Timer::new("tstyle-timer"),
+        timer_style::Timer::new("tstyle-timer").unwrap(),
         "condvar-timer::timer_style: peeked the head, not yet waiting",
     );
 

@@ -10,6 +10,7 @@
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+use std::io;
 use std::sync::PoisonError;
 use std::time::{Duration, Instant};
 
@@ -121,10 +122,16 @@ pub struct Timer {
 impl Timer {
     /// Starts a timer whose thread is named `name`.
     ///
-    /// # Panics
-    /// If the thread cannot be started (as `std::thread::spawn`), or if
-    /// `name` contains a NUL byte.
-    pub fn new(name: &str) -> Timer {
+    /// # Errors
+    /// If `name` contains a NUL byte, or the thread cannot be started.
+    pub fn new(name: &str) -> io::Result<Timer> {
+        if name.contains('\0') {
+            // std would panic on it; a bad name is bad input, so an error.
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a thread name cannot contain NUL",
+            ));
+        }
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue {
                 heap: BinaryHeap::new(),
@@ -140,13 +147,12 @@ impl Timer {
             let shared = Arc::clone(&shared);
             thread::Builder::new()
                 .name(name.to_owned())
-                .spawn(move || main_loop(&shared))
-                .expect("cannot start the timer thread")
+                .spawn(move || main_loop(&shared))?
         };
-        Timer {
+        Ok(Timer {
             shared,
             thread: Some(thread),
-        }
+        })
     }
 
     // ANCHOR: schedule

@@ -37,5 +37,7 @@ pub(crate) fn now() -> Instant {
 /// poisoned lock could only come from a bug in the timer itself, and the
 /// data it guards (a queue) stays valid either way.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

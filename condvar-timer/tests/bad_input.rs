@@ -16,8 +16,11 @@ use condvar_timer::error::ScheduleError;
 use condvar_timer::{racy, timer_style};
 use kit::{Recorder, ms, threads};
 
-trait Schedule: Send + Sync + 'static {
-    fn new(name: &str) -> Self;
+trait Schedule: Sized + Send + Sync + 'static {
+    fn new(name: &str) -> Self {
+        Self::try_new(name).unwrap()
+    }
+    fn try_new(name: &str) -> std::io::Result<Self>;
     fn schedule_task(
         &self,
         delay: Duration,
@@ -26,7 +29,7 @@ trait Schedule: Send + Sync + 'static {
 }
 
 impl Schedule for racy::Timer {
-    fn new(name: &str) -> Self {
+    fn try_new(name: &str) -> std::io::Result<Self> {
         racy::Timer::new(name)
     }
     fn schedule_task(
@@ -39,7 +42,7 @@ impl Schedule for racy::Timer {
 }
 
 impl Schedule for timer_style::Timer {
-    fn new(name: &str) -> Self {
+    fn try_new(name: &str) -> std::io::Result<Self> {
         timer_style::Timer::new(name)
     }
     fn schedule_task(
@@ -49,6 +52,23 @@ impl Schedule for timer_style::Timer {
     ) -> Result<(), ScheduleError> {
         self.schedule(delay, task)
     }
+}
+
+fn a_nul_in_the_name_is_an_error<T: Schedule>() {
+    let err = T::try_new("bad\0name")
+        .err()
+        .expect("a NUL in the name is refused");
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+}
+
+#[test]
+fn a_nul_in_the_name_is_an_error_racy() {
+    a_nul_in_the_name_is_an_error::<racy::Timer>();
+}
+
+#[test]
+fn a_nul_in_the_name_is_an_error_timer_style() {
+    a_nul_in_the_name_is_an_error::<timer_style::Timer>();
 }
 
 fn overflowing_delay_is_an_error<T: Schedule>(prefix: &str) {

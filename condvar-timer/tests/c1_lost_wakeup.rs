@@ -137,12 +137,16 @@ fn assert_task2_on_time(run: &Run) {
 
 fn run_on_racy() -> Run {
     let name = threads::unique_name("c1-racy");
-    lost_wakeup_scenario(racy::Timer::new(&name), &name, RACY_WINDOW)
+    lost_wakeup_scenario(racy::Timer::new(&name).unwrap(), &name, RACY_WINDOW)
 }
 
 fn run_on_timer_style() -> Run {
     let name = threads::unique_name("c1-tstyle");
-    lost_wakeup_scenario(timer_style::Timer::new(&name), &name, TIMER_STYLE_WINDOW)
+    lost_wakeup_scenario(
+        timer_style::Timer::new(&name).unwrap(),
+        &name,
+        TIMER_STYLE_WINDOW,
+    )
 }
 
 #[test]

@@ -69,7 +69,7 @@ fn c2_comparator_overflow_fixed() {
     // And a real timer ordered by Instant: a task due in 25 days does not
     // get in the way of one due in 50 ms.
     let name = threads::unique_name("c2-tstyle");
-    let timer = Timer::new(&name);
+    let timer = Timer::new(&name).unwrap();
     let rec = Recorder::new();
     let r = rec.clone();
     timer

@@ -83,13 +83,13 @@ fn churn<T: Counted>(timer: &T, name: &str) -> Counts {
 #[test]
 fn c3_take_and_put_back_churns() {
     let name = threads::unique_name("c3-racy");
-    let timer = racy::Timer::new(&name);
+    let timer = racy::Timer::new(&name).unwrap();
     let racy = churn(&timer, &name);
     drop(timer);
     threads::assert_gone(&name);
 
     let name = threads::unique_name("c3-tstyle");
-    let timer = timer_style::Timer::new(&name);
+    let timer = timer_style::Timer::new(&name).unwrap();
     let timer_style = churn(&timer, &name);
     drop(timer);
     threads::assert_gone(&name);

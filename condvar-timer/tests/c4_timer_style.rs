@@ -14,7 +14,7 @@ const WAITING: &str = "condvar-timer::timer_style: peeked the head, not yet wait
 #[test]
 fn c4_timer_style_notifies_only_for_a_new_head() {
     let name = threads::unique_name("c4-notify");
-    let timer = Timer::new(&name);
+    let timer = Timer::new(&name).unwrap();
     let rec = Recorder::new();
 
     // The thread waits toward A (due at 2000 ms): held just before its
@@ -57,7 +57,7 @@ fn c4_timer_style_notifies_only_for_a_new_head() {
 #[test]
 fn c4_timer_style_runs_tasks_in_deadline_order() {
     let name = threads::unique_name("c4-order");
-    let timer = Timer::new(&name);
+    let timer = Timer::new(&name).unwrap();
     let rec = Recorder::new();
     // Scheduled out of order, 30 ms apart: a client would need to stall
     // 30 ms between two calls to change the deadlines' order.
@@ -87,7 +87,7 @@ fn c4_timer_style_runs_tasks_in_deadline_order() {
 #[test]
 fn c4_timer_style_runs_tasks_outside_the_lock() {
     let name = threads::unique_name("c4-outside");
-    let timer = Arc::new(Timer::new(&name));
+    let timer = Arc::new(Timer::new(&name).unwrap());
     let rec = Recorder::new();
     // A task that schedules another task takes the timer's lock from the
     // timer thread. Were tasks run under the lock, this would deadlock

@@ -34,7 +34,7 @@ use loom::sync::{Arc, Condvar, Mutex};
 #[ignore = "C1 lost_wakeup: loom finds it in racy.rs"]
 fn loom_racy_never_loses_a_wakeup() {
     loom::model(|| {
-        let timer = Timer::new("loom-racy");
+        let timer = Timer::new("loom-racy").unwrap();
         timer.schedule(kit::ms(3_600_000), || {}).unwrap();
         let ran = Arc::new((Mutex::new(false), Condvar::new()));
         let signal = Arc::clone(&ran);

@@ -22,7 +22,7 @@ use loom::sync::{Arc, Condvar, Mutex};
 #[test]
 fn loom_timer_style_never_loses_a_wakeup() {
     loom::model(|| {
-        let timer = Timer::new("loom-tstyle");
+        let timer = Timer::new("loom-tstyle").unwrap();
         timer.schedule(kit::ms(3_600_000), || {}).unwrap();
         let ran = Arc::new((Mutex::new(false), Condvar::new()));
         let signal = Arc::clone(&ran);

@@ -14,7 +14,7 @@ const WAITING: &str = "condvar-timer::timer_style: peeked the head, not yet wait
 #[test]
 fn s1_missed_earlier_task_fixed() {
     let name = threads::unique_name("s1-tstyle");
-    let timer = Timer::new(&name);
+    let timer = Timer::new(&name).unwrap();
     let rec = Recorder::new();
 
     // Make sure the thread is waiting toward task 1 before task 2 comes:

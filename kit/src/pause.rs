@@ -135,7 +135,12 @@ mod enabled {
             let deadline = Instant::now() + within;
             let mut state = self.slot.state.lock();
             while *state == State::Armed {
-                if self.slot.changed.wait_until(&mut state, deadline).timed_out() {
+                if self
+                    .slot
+                    .changed
+                    .wait_until(&mut state, deadline)
+                    .timed_out()
+                {
                     break;
                 }
             }
@@ -211,7 +216,10 @@ mod tests {
         };
         pause.wait_reached();
         assert!(pause.is_holding());
-        assert!(!passed.load(Ordering::SeqCst), "the thread went past a held point");
+        assert!(
+            !passed.load(Ordering::SeqCst),
+            "the thread went past a held point"
+        );
         pause.release();
         worker.join().unwrap();
         assert!(passed.load(Ordering::SeqCst));

@@ -29,7 +29,13 @@ pub struct Event {
 
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:>6} ms  {:<15} {}", self.at.as_millis(), self.who, self.what)
+        write!(
+            f,
+            "{:>6} ms  {:<15} {}",
+            self.at.as_millis(),
+            self.who,
+            self.what
+        )
     }
 }
 
@@ -109,7 +115,12 @@ impl Recorder {
 
     /// How many times `what` has been recorded.
     pub fn count(&self, what: &str) -> usize {
-        self.inner.events.lock().iter().filter(|e| e.what == what).count()
+        self.inner
+            .events
+            .lock()
+            .iter()
+            .filter(|e| e.what == what)
+            .count()
     }
 
     /// Waits until `what` is recorded, for at most `within` from now, and
@@ -127,7 +138,12 @@ impl Recorder {
             if let Some(e) = events.iter().filter(|e| e.what == what).nth(n - 1) {
                 return Some(e.at);
             }
-            if self.inner.recorded.wait_until(&mut events, deadline).timed_out() {
+            if self
+                .inner
+                .recorded
+                .wait_until(&mut events, deadline)
+                .timed_out()
+            {
                 return None;
             }
         }
@@ -145,7 +161,12 @@ impl Recorder {
             if let Some(e) = events.iter().find(|e| e.what == what) {
                 return Err(e.clone());
             }
-            if self.inner.recorded.wait_until(&mut events, deadline).timed_out() {
+            if self
+                .inner
+                .recorded
+                .wait_until(&mut events, deadline)
+                .timed_out()
+            {
                 return match events.iter().find(|e| e.what == what) {
                     Some(e) => Err(e.clone()),
                     None => Ok(()),

@@ -23,7 +23,7 @@ fn second() -> Duration {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let name = "FooBarThread";
     let rec = Recorder::new();
-    let timer = Timer::new(name);
+    let timer = Timer::new(name).unwrap();
     let sampler = Sampler::start(name, &rec, second() * 2)?;
 
     // This spin is the client's (the main thread's), not the timer's.

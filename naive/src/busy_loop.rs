@@ -10,6 +10,7 @@
 //! seed and java.util.Timer do, so setting the date back delays every task
 //! (N3).
 
+use std::io;
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
@@ -47,9 +48,9 @@ pub struct Timer {
 impl Timer {
     /// A timer on the wall clock whose thread is named `name`.
     ///
-    /// # Panics
-    /// If the thread cannot be spawned (or `name` contains a NUL byte).
-    pub fn new(name: &str) -> Timer {
+    /// # Errors
+    /// If `name` contains a NUL byte, or the thread cannot be spawned.
+    pub fn new(name: &str) -> io::Result<Timer> {
         Timer::with_clock(name, WallClock)
     }
 
@@ -57,23 +58,29 @@ impl Timer {
     /// A timer that reads deadlines from `clock`, whose thread is named
     /// `name`. The thread starts here: when this returns, it is running.
     ///
-    /// # Panics
-    /// If the thread cannot be spawned (or `name` contains a NUL byte).
-    pub fn with_clock(name: &str, clock: impl Clock) -> Timer {
+    /// # Errors
+    /// If `name` contains a NUL byte, or the thread cannot be spawned.
+    pub fn with_clock(name: &str, clock: impl Clock) -> io::Result<Timer> {
+        if name.contains('\0') {
+            // std would panic on it; a bad name is bad input, so an error.
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a thread name cannot contain NUL",
+            ));
+        }
         let clock: Arc<dyn Clock> = Arc::new(clock);
         let (queue, inbox) = unbounded();
         let thread = {
             let (put_back, clock) = (queue.clone(), Arc::clone(&clock));
             thread::Builder::new()
                 .name(name.to_owned())
-                .spawn(move || main_loop(&inbox, &put_back, &*clock))
-                .expect("failed to spawn the timer thread")
+                .spawn(move || main_loop(&inbox, &put_back, &*clock))?
         };
-        Timer {
+        Ok(Timer {
             queue,
             clock,
             thread: Some(thread),
-        }
+        })
     }
     // ANCHOR_END: new
 
@@ -142,8 +149,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_nul_in_the_name_is_an_error() {
+        let err = Timer::new("bad\0name")
+            .err()
+            .expect("a NUL in the name is refused");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+    }
+
+    #[test]
     fn an_overflowing_delay_is_an_error() {
-        let timer = Timer::new(&kit::threads::unique_name("nv-overflow"));
+        let timer = Timer::new(&kit::threads::unique_name("nv-overflow")).unwrap();
         assert_eq!(
             timer.schedule(Duration::MAX, || {}),
             Err(ScheduleError::DelayOverflow(Duration::MAX))
@@ -154,7 +169,7 @@ mod tests {
     fn runs_a_due_task_and_drop_joins_the_thread() {
         let name = kit::threads::unique_name("nv-runs");
         let rec = kit::Recorder::new();
-        let timer = Timer::new(&name);
+        let timer = Timer::new(&name).unwrap();
         let task_rec = rec.clone();
         timer
             .schedule(Duration::ZERO, move || {

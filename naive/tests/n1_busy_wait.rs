@@ -10,7 +10,7 @@ use naive::Timer;
 /// thread's own CPU share over a window, while the task waits.
 fn cpu_while_one_task_waits() -> CpuShare {
     let name = kit::threads::unique_name("n1");
-    let timer = Timer::new(&name);
+    let timer = Timer::new(&name).unwrap();
     timer.schedule(kit::ms(10_000), || {}).unwrap();
     let share = ThreadCpu::named(&name)
         .unwrap()

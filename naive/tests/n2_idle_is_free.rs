@@ -8,7 +8,7 @@ use naive::Timer;
 #[test]
 fn n2_idle_is_free() {
     let name = kit::threads::unique_name("n2");
-    let timer = Timer::new(&name);
+    let timer = Timer::new(&name).unwrap();
     let share = ThreadCpu::named(&name)
         .unwrap()
         .share_over(kit::ms(300))

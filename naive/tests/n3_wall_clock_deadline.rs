@@ -30,7 +30,7 @@ fn jump() -> Duration {
 /// timer (drop it once done: that joins its thread).
 fn schedule_then_set_clock_back(clock: impl Clock, wall: &SettableWallClock) -> (Recorder, Timer) {
     let name = kit::threads::unique_name("n3");
-    let timer = Timer::with_clock(&name, clock);
+    let timer = Timer::with_clock(&name, clock).unwrap();
     let pause = Pause::arm(PUT_BACK, &name);
     let rec = Recorder::new();
     let task_rec = rec.clone();

@@ -23,7 +23,7 @@ fn second() -> Duration {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let name = "FooBarTimer";
     let rec = Recorder::new();
-    let timer = Timer::new(name);
+    let timer = Timer::new(name).unwrap();
     let sampler = Sampler::start(name, &rec, second() * 2)?;
 
     timer.schedule(second() * 30, spinning_task(&rec, "task 1", second() * 20))?;

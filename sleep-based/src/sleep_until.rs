@@ -12,6 +12,7 @@
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+use std::io;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -103,9 +104,16 @@ pub struct Timer {
 impl Timer {
     /// A timer whose thread is named `name`. The thread starts here.
     ///
-    /// # Panics
-    /// If the thread cannot be spawned (or `name` contains a NUL byte).
-    pub fn new(name: &str) -> Timer {
+    /// # Errors
+    /// If `name` contains a NUL byte, or the thread cannot be spawned.
+    pub fn new(name: &str) -> io::Result<Timer> {
+        if name.contains('\0') {
+            // std would panic on it; a bad name is bad input, so an error.
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a thread name cannot contain NUL",
+            ));
+        }
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue {
                 heap: BinaryHeap::new(),
@@ -118,13 +126,12 @@ impl Timer {
             let shared = Arc::clone(&shared);
             thread::Builder::new()
                 .name(name.to_owned())
-                .spawn(move || main_loop(&shared))
-                .expect("failed to spawn the timer thread")
+                .spawn(move || main_loop(&shared))?
         };
-        Timer {
+        Ok(Timer {
             shared,
             thread: Some(thread),
-        }
+        })
     }
 
     // ANCHOR: schedule
@@ -193,8 +200,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_nul_in_the_name_is_an_error() {
+        let err = Timer::new("bad\0name")
+            .err()
+            .expect("a NUL in the name is refused");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+    }
+
+    #[test]
     fn an_overflowing_delay_is_an_error() {
-        let timer = Timer::new(&kit::threads::unique_name("sb-overflow"));
+        let timer = Timer::new(&kit::threads::unique_name("sb-overflow")).unwrap();
         assert_eq!(
             timer.schedule(Duration::MAX, || {}),
             Err(ScheduleError::DelayOverflow(Duration::MAX))
@@ -205,7 +220,7 @@ mod tests {
     fn runs_tasks_earliest_deadline_first() {
         let name = kit::threads::unique_name("sb-order");
         let rec = kit::Recorder::new();
-        let timer = Timer::new(&name);
+        let timer = Timer::new(&name).unwrap();
         // Hold the thread before it takes anything, so both tasks are queued
         // when it chooses.
         let hold = kit::pause::Pause::arm(

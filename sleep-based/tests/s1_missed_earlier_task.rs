@@ -35,7 +35,7 @@ fn task(rec: &Recorder, label: &'static str) -> impl FnOnce() + Send + 'static {
 /// the recorder's start), and the timer (drop it once done).
 fn task3_arrives_while_asleep() -> (Recorder, Duration, Timer) {
     let name = kit::threads::unique_name("s1");
-    let timer = Timer::new(&name);
+    let timer = Timer::new(&name).unwrap();
     let rec = Recorder::new();
     timer
         .schedule(Duration::ZERO, task(&rec, "task 1"))

@@ -9,7 +9,7 @@ use sleep_based::Timer;
 #[test]
 fn s2_no_busy_wait() {
     let name = kit::threads::unique_name("s2");
-    let timer = Timer::new(&name);
+    let timer = Timer::new(&name).unwrap();
     // "Far out", but near enough that the drop, which waits out the sleep
     // (chapter 4's P2), stays short.
     let pause = Pause::arm(

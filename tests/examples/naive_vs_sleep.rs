@@ -65,7 +65,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     let naive_lane = {
         let (name, rec) = ("naive-timer", Recorder::new());
-        let timer = naive::Timer::new(name);
+        let timer = naive::Timer::new(name).unwrap();
         let samples = two_tasks(name, &rec, &|delay, task| {
             timer
                 .schedule(delay, task)
@@ -76,7 +76,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     };
     let sleep_lane = {
         let (name, rec) = ("sleep-timer", Recorder::new());
-        let timer = sleep_based::Timer::new(name);
+        let timer = sleep_based::Timer::new(name).unwrap();
         let samples = two_tasks(name, &rec, &|delay, task| {
             timer
                 .schedule(delay, task)

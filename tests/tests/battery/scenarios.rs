@@ -75,9 +75,12 @@ pub fn earlier_task_in_the_window(version: &Version) -> Outcome {
     let timer = (version.start)(&name);
 
     let far = rec.clone();
-    timer.schedule(ms(1000), Box::new(move || {
-        far.record("far task ran");
-    }));
+    timer.schedule(
+        ms(1000),
+        Box::new(move || {
+            far.record("far task ran");
+        }),
+    );
     if let Some(pause) = &pause {
         pause.wait_reached();
     }

@@ -65,7 +65,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "naive::busy_loop",
             window: None,
-            start: |name| Box::new(naive::busy_loop::Timer::new(name)),
+            start: |name| Box::new(naive::busy_loop::Timer::new(name).unwrap()),
         },
         Version {
             name: "sleep-based::sleep_until",
@@ -73,12 +73,12 @@ pub fn versions() -> Vec<Version> {
                 "sleep-based::sleep_until: took the head, going to sleep",
                 "S1",
             )),
-            start: |name| Box::new(sleep_based::sleep_until::Timer::new(name)),
+            start: |name| Box::new(sleep_based::sleep_until::Timer::new(name).unwrap()),
         },
         Version {
             name: "condvar-timer::racy",
             window: Some(("condvar-timer::racy: took the head, not yet waiting", "C1")),
-            start: |name| Box::new(condvar_timer::racy::Timer::new(name)),
+            start: |name| Box::new(condvar_timer::racy::Timer::new(name).unwrap()),
         },
         Version {
             name: "condvar-timer::timer_style",
@@ -86,7 +86,7 @@ pub fn versions() -> Vec<Version> {
                 "condvar-timer::timer_style: peeked the head, not yet waiting",
                 "C1",
             )),
-            start: |name| Box::new(condvar_timer::timer_style::Timer::new(name)),
+            start: |name| Box::new(condvar_timer::timer_style::Timer::new(name).unwrap()),
         },
         Version {
             name: "condvar-timer::something_changed",
