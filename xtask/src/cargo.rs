@@ -4,7 +4,7 @@
 
 use crate::cmd::{Cmd, Result};
 use crate::json::Json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A workspace member.
 pub struct Package {
@@ -71,7 +71,31 @@ pub fn workspace() -> Result<Vec<Package>> {
                 .collect(),
         });
     }
+    // Teaching order: as the root Cargo.toml lists the members.
+    let order = member_order();
+    packages.sort_by_key(|p| {
+        let dir = p.dir.strip_prefix(crate::cmd::root()).unwrap_or(&p.dir);
+        order
+            .iter()
+            .position(|m| Path::new(m) == dir)
+            .unwrap_or(usize::MAX)
+    });
     Ok(packages)
+}
+
+/// The `members = [...]` of the root Cargo.toml, in the order written.
+fn member_order() -> Vec<String> {
+    let text = std::fs::read_to_string(crate::cmd::root().join("Cargo.toml")).unwrap_or_default();
+    let Some(start) = text.find("members") else {
+        return Vec::new();
+    };
+    let list = &text[start..];
+    let list = &list[..list.find(']').unwrap_or(list.len())];
+    list.lines()
+        .map(|l| l.split('#').next().unwrap_or_default())
+        .flat_map(|l| l.split('"').skip(1).step_by(2))
+        .map(String::from)
+        .collect()
 }
 
 /// A test executable cargo built.

@@ -157,8 +157,8 @@ fn failing_then_fixed() -> Result<String> {
 }
 
 fn loom_models() -> Result<String> {
-    let n = loom::run()?;
-    Ok(format!("{n} checked"))
+    let (passed, shown) = loom::run()?;
+    Ok(format!("{passed} binaries passed, {shown} bugs found"))
 }
 
 fn assets() -> Result<String> {

@@ -48,6 +48,20 @@ pub fn run() -> Result<Outcome> {
             jobs.push((i, name));
         }
     }
+    // The log lists the bugs in teaching order: stage by stage, then by ID.
+    let rank = |(i, name): &(usize, String)| {
+        let stage = packages
+            .iter()
+            .position(|p| p.name == exes[*i].package)
+            .unwrap_or(usize::MAX);
+        let id = bug_id(name).unwrap_or_default();
+        let number: u32 = id
+            .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+            .parse()
+            .unwrap_or(u32::MAX);
+        (stage, number, name.clone())
+    };
+    jobs.sort_by_key(rank);
     println!(
         "{} ignored tests in {} test targets; running each alone",
         jobs.len(),
@@ -187,9 +201,13 @@ pub fn panic_message(output: &str) -> Option<String> {
             if let Some(rest) = after.strip_prefix('\'') {
                 return rest.rsplit_once("', ").map(|(m, _)| m.to_string());
             }
-            return lines
-                .find(|l| !l.trim().is_empty())
-                .map(|l| l.trim().to_string());
+            let first = lines.find(|l| !l.trim().is_empty())?.trim();
+            // `assert_eq!(a, b, "C2 ...")`: the ID is what a reader wants first.
+            let first = match first.split_once("` failed: ") {
+                Some((head, rest)) if head.starts_with("assertion `") => rest,
+                _ => first,
+            };
+            return Some(first.to_string());
         }
     }
     None
@@ -231,5 +249,7 @@ mod tests {
             Some("C1 lost_wakeup: task 2 due at 50 ms, ran at 2003 ms")
         );
         assert_eq!(panic_message("no panic here"), None);
+        let assert = "thread 'x' panicked at a.rs:1:1:\nassertion `left == right` failed: C2 order flipped\n  left: 1\n";
+        assert_eq!(panic_message(assert).as_deref(), Some("C2 order flipped"));
     }
 }
