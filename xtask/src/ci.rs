@@ -158,7 +158,9 @@ fn failing_then_fixed() -> Result<String> {
 
 fn loom_models() -> Result<String> {
     let (passed, shown) = loom::run()?;
-    Ok(format!("{passed} binaries passed, {shown} bugs found"))
+    Ok(format!(
+        "{passed} binaries passed, {shown} buggy model(s) failed"
+    ))
 }
 
 fn assets() -> Result<String> {

@@ -154,7 +154,7 @@ pub fn run() -> Result<(usize, usize)> {
     }
     if problems.is_empty() {
         println!(
-            "loom: {passed} model binaries passed; {shown} buggy models failed, as they should"
+            "loom: {passed} model binaries passed; {shown} buggy model(s) failed, as they should"
         );
         Ok((passed, shown))
     } else {
