@@ -32,7 +32,7 @@ use loom::sync::{Arc, Condvar, Mutex};
 /// blocks on. Only the lost notify of C1 can.
 #[test]
 #[ignore = "C1 lost_wakeup: loom finds it in racy.rs"]
-fn loom_racy_never_loses_a_wakeup() {
+fn c1_lost_wakeup_loom_on_racy() {
     loom::model(|| {
         let timer = Timer::new("loom-racy").unwrap();
         timer.schedule(kit::ms(3_600_000), || {}).unwrap();

@@ -27,7 +27,7 @@ fn far() -> Duration {
 /// permit wakes the thread and the new item runs (a lost wake-up would
 /// leave the client waiting forever: loom reports a deadlock).
 #[test]
-fn loom_something_changed_c1_scenario_never_loses_the_wakeup() {
+fn c5_something_changed_loom_never_loses_the_wakeup() {
     loom::model(|| {
         let queue = TimerQueue::new("loom-sc").unwrap();
         queue.add(far(), |aborted| assert!(aborted)).unwrap();
@@ -52,7 +52,7 @@ fn loom_something_changed_c1_scenario_never_loses_the_wakeup() {
 /// A cancel racing with the thread taking the item out: the handler runs
 /// exactly once either way, aborted exactly when the cancel succeeded.
 #[test]
-fn loom_something_changed_cancel_races_the_run() {
+fn c6_exactly_once_loom_cancel_races_the_run() {
     loom::model(|| {
         let queue = TimerQueue::new("loom-sc").unwrap();
         let runs = Arc::new(Mutex::new(Vec::new()));
@@ -72,7 +72,7 @@ fn loom_something_changed_cancel_races_the_run() {
 /// C7 fixed, in every interleaving: a husk behind a live far item is
 /// cancelled too, and the queue is empty when the thread exits.
 #[test]
-fn loom_something_changed_queue_empty_at_exit() {
+fn c7_queue_empty_at_exit_loom() {
     loom::model(|| {
         let queue = TimerQueue::new("loom-sc").unwrap();
         let runs = Arc::new(Mutex::new(0));

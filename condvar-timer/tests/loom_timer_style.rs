@@ -20,7 +20,7 @@ use loom::sync::{Arc, Condvar, Mutex};
 /// task due now. Whatever the interleaving, the due task runs, and the
 /// timer then stops and joins its thread.
 #[test]
-fn loom_timer_style_never_loses_a_wakeup() {
+fn c4_timer_style_loom_never_loses_a_wakeup() {
     loom::model(|| {
         let timer = Timer::new("loom-tstyle").unwrap();
         timer.schedule(kit::ms(3_600_000), || {}).unwrap();

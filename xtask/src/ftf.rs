@@ -23,6 +23,18 @@ pub struct Outcome {
     pub shown: usize,
     /// Everything that broke the rule, one message each.
     pub problems: Vec<String>,
+    /// Each bug shown: the command that shows it, and its red message.
+    pub shown_bugs: Vec<ShownBug>,
+}
+
+/// One ignored test that failed as it should.
+pub struct ShownBug {
+    /// The test's name (`c1_lost_wakeup_on_racy`).
+    pub test: String,
+    /// The command a student types to see it fail.
+    pub command: String,
+    /// The first line of its failure message.
+    pub message: String,
 }
 
 /// Runs the check; fails if any ignored test passed or did not name its bug.
@@ -77,6 +89,7 @@ pub fn run() -> Result<Outcome> {
     let mut outcome = Outcome {
         shown: 0,
         problems: Vec::new(),
+        shown_bugs: Vec::new(),
     };
     std::thread::scope(|s| {
         for _ in 0..workers {
@@ -105,9 +118,10 @@ pub fn run() -> Result<Outcome> {
             pending.insert(k, verdict);
             while let Some(v) = pending.remove(&printed) {
                 match v {
-                    Ok(line) => {
+                    Ok((line, bug)) => {
                         outcome.shown += 1;
                         println!("{line}");
+                        outcome.shown_bugs.push(bug);
                     }
                     Err(problem) => {
                         println!("  FAILED: {problem}");
@@ -135,8 +149,9 @@ pub fn run() -> Result<Outcome> {
     }
 }
 
-/// Runs one ignored test alone; `Ok(report line)` if it failed naming its bug.
-fn judge(exe: &TestExe, name: &str) -> Result<String> {
+/// Runs one ignored test alone; `Ok(report line, the bug)` if it failed
+/// naming its bug.
+fn judge(exe: &TestExe, name: &str) -> Result<(String, ShownBug)> {
     let who = format!("{} {}", exe.selector(), name);
     let run = exe
         .cmd(&["--ignored", "--exact", name])
@@ -172,11 +187,16 @@ fn judge(exe: &TestExe, name: &str) -> Result<String> {
         ));
     }
     let line = message.unwrap_or_else(|| format!("{id}: {}", run.how()));
-    Ok(format!(
-        "  {}\n      {who} ({})",
-        red(&line),
-        secs(run.took)
-    ))
+    let report = format!("  {}\n      {who} ({})", red(&line), secs(run.took));
+    let bug = ShownBug {
+        test: name.to_owned(),
+        command: format!(
+            "cargo test -p {} -- --ignored --exact {name}",
+            exe.selector()
+        ),
+        message: line,
+    };
+    Ok((report, bug))
 }
 
 /// The curriculum ID a test name starts with, upper-cased: `c1_lost_wakeup`

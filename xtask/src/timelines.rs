@@ -102,6 +102,22 @@ impl Generator {
     }
 }
 
+/// Runs the failing-then-fixed check and writes each bug's red message to
+/// `{out}/red/<test>.txt`, after a first line `$ <command>`: the chapters
+/// include these instead of typing the messages out. Returns how many.
+fn write_red_messages(out: &str) -> Result<usize> {
+    let outcome = crate::ftf::run()?;
+    let dir = root().join(out).join("red");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for bug in &outcome.shown_bugs {
+        let path = dir.join(format!("{}.txt", bug.test));
+        let text = format!("$ {}\n{}\n", bug.command, bug.message);
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote {out}/red/{}.txt", bug.test);
+    }
+    Ok(outcome.shown_bugs.len())
+}
+
 /// Runs the generators (all, or those whose target or file names contain
 /// `only`), writing into `out`; fails naming each one that could not run.
 pub fn run(out: &str, only: Option<&str>) -> Result {
@@ -125,6 +141,16 @@ pub fn run(out: &str, only: Option<&str>) -> Result {
                 }
                 made += files.len();
             }
+            Err(e) => {
+                println!("FAILED: {e}");
+                problems.push(e);
+            }
+        }
+    }
+    if only.is_none_or(|only| "red".contains(only)) {
+        banner(&format!("red messages -> {out}/red/<test>.txt"));
+        match write_red_messages(out) {
+            Ok(n) => made += n,
             Err(e) => {
                 println!("FAILED: {e}");
                 problems.push(e);
