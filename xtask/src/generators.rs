@@ -35,6 +35,14 @@ pub const GENERATORS: &[Generator] = &[
         "something_changed",
         "c5-something-changed.txt",
     ),
+    // Stage 3: what changed from the racy loop to java.util.Timer's.
+    Generator::anchor_diff(
+        "condvar-timer",
+        "main_loop",
+        "src/racy.rs",
+        "src/timer_style.rs",
+        "racy-to-timer-style.diff",
+    ),
     // Stage 3: loom's report on the racy timer.
     Generator::loom_failure("condvar-timer", "loom_racy", "loom-c1-racy.txt"),
 ];

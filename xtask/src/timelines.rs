@@ -22,6 +22,16 @@ pub enum Source {
     /// report, trimmed to a readable excerpt, becomes the file (first line
     /// `$ <command>`).
     LoomFailure(&'static str),
+    /// "What changed": the same anchor in two source files of the package,
+    /// as a unified diff (`git diff --no-index`) for a ```` ```diff ```` block.
+    AnchorDiff {
+        /// The earlier version, relative to the package directory.
+        from: &'static str,
+        /// The later version, relative to the package directory.
+        to: &'static str,
+        /// The file to write.
+        file: &'static str,
+    },
 }
 
 /// One line of the table in `generators.rs`.
@@ -87,6 +97,21 @@ impl Generator {
         }
     }
 
+    /// The diff of `anchor` between two files of `package`, into `file`.
+    pub const fn anchor_diff(
+        package: &'static str,
+        anchor: &'static str,
+        from: &'static str,
+        to: &'static str,
+        file: &'static str,
+    ) -> Generator {
+        Generator {
+            package,
+            target: anchor,
+            source: Source::AnchorDiff { from, to, file },
+        }
+    }
+
     /// The files it makes, relative to the output directory.
     pub fn files(&self) -> Vec<String> {
         match &self.source {
@@ -95,7 +120,10 @@ impl Generator {
                 .filter_map(|a| a.strip_prefix("{out}/"))
                 .map(String::from)
                 .collect(),
-            Source::Chart(file) | Source::Output(file) | Source::LoomFailure(file) => {
+            Source::Chart(file)
+            | Source::Output(file)
+            | Source::LoomFailure(file)
+            | Source::AnchorDiff { file, .. } => {
                 vec![file.to_string()]
             }
         }
@@ -170,11 +198,73 @@ pub fn run(out: &str, only: Option<&str>) -> Result {
     }
 }
 
+/// The lines between `// ANCHOR: anchor` and `// ANCHOR_END: anchor` of a
+/// file, leaving out any other anchor markers inside.
+fn anchor_region(path: &Path, anchor: &str) -> Result<String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (start, end) = (format!("ANCHOR: {anchor}"), format!("ANCHOR_END: {anchor}"));
+    let mut inside = false;
+    let mut region = String::new();
+    for line in text.lines() {
+        let marker = line.trim_start().strip_prefix("// ").unwrap_or("");
+        if marker == start {
+            inside = true;
+        } else if marker == end {
+            return Ok(region);
+        } else if inside && !marker.starts_with("ANCHOR") {
+            region += line;
+            region.push('\n');
+        }
+    }
+    Err(format!("{}: no anchor `{anchor}`", path.display()))
+}
+
+/// Anchor `anchor` of `from` and of `to` (in package directory `dir`), as a
+/// unified diff with the whole region as context and a header naming both.
+fn anchor_diff(dir: &Path, anchor: &str, from: &str, to: &str) -> Result<String> {
+    let scratch = root().join("target").join("xtask-diff");
+    let mut sides = Vec::new();
+    for (side, rel) in [("a", from), ("b", to)] {
+        let path = scratch.join(side);
+        std::fs::create_dir_all(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = Path::new(rel).file_name().unwrap_or_default();
+        let copy = path.join(name);
+        std::fs::write(&copy, anchor_region(&dir.join(rel), anchor)?)
+            .map_err(|e| format!("{}: {e}", copy.display()))?;
+        sides.push(copy);
+    }
+    let run = std::process::Command::new("git")
+        .args(["diff", "--no-index", "--no-color", "-U1000", "--"])
+        .args(&sides)
+        .output()
+        .map_err(|e| format!("git diff: {e}"))?;
+    // `git diff --no-index` exits 1 when the files differ.
+    if !matches!(run.status.code(), Some(0 | 1)) {
+        return Err(format!(
+            "git diff failed: {}",
+            String::from_utf8_lossy(&run.stderr)
+        ));
+    }
+    let body: String = String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .skip_while(|l| !l.starts_with("@@"))
+        .skip(1)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    Ok(format!(
+        "--- {from} ({anchor})\n+++ {to} ({anchor})\n{body}"
+    ))
+}
+
 fn generate(g: &Generator, out: &str, packages: &[Package]) -> Result {
     let Some(package) = packages.iter().find(|p| p.name == g.package) else {
         return Err(format!("package `{}` is not in the workspace", g.package));
     };
     let (kind, place) = match g.source {
+        Source::AnchorDiff { from, to, file } => {
+            let diff = anchor_diff(&package.dir, g.target, from, to)?;
+            return write(out, file, &diff);
+        }
         Source::LoomFailure(_) => ("test", "tests"),
         _ => ("example", "examples"),
     };
@@ -262,6 +352,7 @@ fn generate(g: &Generator, out: &str, packages: &[Package]) -> Result {
                 &format!("$ {}\n{}", cmd.display(), excerpt(&run.output)),
             )
         }
+        Source::AnchorDiff { .. } => unreachable!("handled before the target check"),
     }
 }
 
