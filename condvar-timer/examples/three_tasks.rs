@@ -26,7 +26,7 @@ fn second() -> Duration {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let name = "FooBarTimer";
     let rec = Recorder::new();
-    let timer = Timer::new(name).unwrap();
+    let timer = Timer::new(name)?;
     let sampler = Sampler::start(name, &rec, second() * 2)?;
 
     rec.record("task 1 scheduled");
@@ -41,17 +41,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     sleep_until(&rec, second() * 120);
     let samples = sampler.finish();
     drop(timer);
-    let chart = Chart {
-        tick: second() * 2,
-        unit: second(),
-        unit_name: "s".into(),
-        lanes: vec![Lane::from_events(
+    let chart = Chart::in_seed_seconds(
+        second(),
+        vec![Lane::from_events(
             "timer_style",
             name,
             samples,
             &rec.events(),
         )],
-    };
+    );
     print!("{}", chart.text());
     println!();
     let seconds = |d: Duration| d.as_secs_f64() / second().as_secs_f64();

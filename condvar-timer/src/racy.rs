@@ -18,14 +18,14 @@ use crate::error::ScheduleError;
 use crate::sync::{self, Arc, Condvar, Mutex, lock, thread};
 
 /// A task: runs once, on the timer thread.
-type Task = Box<dyn FnOnce() + Send + 'static>;
+pub(crate) type Task = Box<dyn FnOnce() + Send + 'static>;
 
 /// A task and when it is due. The heap puts the earliest deadline on top;
 /// `seq` keeps tasks with the same deadline in the order they came.
-struct Entry {
-    deadline: Instant,
-    seq: u64,
-    task: Task,
+pub(crate) struct Entry {
+    pub(crate) deadline: Instant,
+    pub(crate) seq: u64,
+    pub(crate) task: Task,
 }
 
 impl Ord for Entry {

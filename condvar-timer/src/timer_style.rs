@@ -7,46 +7,17 @@
 //! the heap while the thread waits for it (no churn, C3). Tasks still run
 //! outside the lock.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::io;
 use std::sync::PoisonError;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::error::ScheduleError;
 use crate::sync::{self, Arc, Condvar, Mutex, lock, thread};
 
-/// A task: runs once, on the timer thread.
-type Task = Box<dyn FnOnce() + Send + 'static>;
-
-/// A task and when it is due. The heap puts the earliest deadline on top;
-/// `seq` keeps tasks with the same deadline in the order they came.
-struct Entry {
-    deadline: Instant,
-    seq: u64,
-    task: Task,
-}
-
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // BinaryHeap pops its greatest element: reverse, earliest first.
-        (other.deadline, other.seq).cmp(&(self.deadline, self.seq))
-    }
-}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Entry {}
+// The entry and its heap order are racy.rs's: what changes in this version
+// is who holds which lock, not what is in the queue.
+use crate::racy::Entry;
 
 /// What the timer has done so far; see [`Timer::stats`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

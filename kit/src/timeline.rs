@@ -244,6 +244,17 @@ pub struct Chart {
 }
 
 impl Chart {
+    /// A chart of a seed demo replayed at `second` of real time per seed
+    /// second: one column every two seed seconds, the axis in seconds.
+    pub fn in_seed_seconds(second: Duration, lanes: Vec<Lane>) -> Chart {
+        Chart {
+            tick: second * 2,
+            unit: second,
+            unit_name: "s".into(),
+            lanes,
+        }
+    }
+
     /// Columns between two labels on the axis.
     pub const LABEL_EVERY: usize = 10;
     /// SVG pixels per column.

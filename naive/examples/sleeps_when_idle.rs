@@ -23,7 +23,7 @@ fn second() -> Duration {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let name = "FooBarThread";
     let rec = Recorder::new();
-    let timer = Timer::new(name).unwrap();
+    let timer = Timer::new(name)?;
     let sampler = Sampler::start(name, &rec, second() * 2)?;
 
     // This spin is the client's (the main thread's), not the timer's.
@@ -34,12 +34,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     sleep_until(&rec, second() * 130);
     let samples = sampler.finish();
     drop(timer);
-    let chart = Chart {
-        tick: second() * 2,
-        unit: second(),
-        unit_name: "s".into(),
-        lanes: vec![Lane::from_events("naive", name, samples, &rec.events())],
-    };
+    let chart = Chart::in_seed_seconds(
+        second(),
+        vec![Lane::from_events("naive", name, samples, &rec.events())],
+    );
     print!("{}", chart.text());
     Ok(())
 }

@@ -23,7 +23,7 @@ fn second() -> Duration {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let name = "FooBarTimer";
     let rec = Recorder::new();
-    let timer = Timer::new(name).unwrap();
+    let timer = Timer::new(name)?;
     let sampler = Sampler::start(name, &rec, second() * 2)?;
 
     timer.schedule(second() * 30, spinning_task(&rec, "task 1", second() * 20))?;
@@ -36,17 +36,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     sleep_until(&rec, second() * 130);
     let samples = sampler.finish();
     drop(timer);
-    let chart = Chart {
-        tick: second() * 2,
-        unit: second(),
-        unit_name: "s".into(),
-        lanes: vec![Lane::from_events(
+    let chart = Chart::in_seed_seconds(
+        second(),
+        vec![Lane::from_events(
             "sleep-based",
             name,
             samples,
             &rec.events(),
         )],
-    };
+    );
     print!("{}", chart.text());
     let ran = |task: &str| {
         rec.at(&format!("{task} start"))

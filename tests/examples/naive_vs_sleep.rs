@@ -65,7 +65,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     let naive_lane = {
         let (name, rec) = ("naive-timer", Recorder::new());
-        let timer = naive::Timer::new(name).unwrap();
+        let timer = naive::Timer::new(name)?;
         let samples = two_tasks(name, &rec, &|delay, task| {
             timer
                 .schedule(delay, task)
@@ -76,7 +76,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     };
     let sleep_lane = {
         let (name, rec) = ("sleep-timer", Recorder::new());
-        let timer = sleep_based::Timer::new(name).unwrap();
+        let timer = sleep_based::Timer::new(name)?;
         let samples = two_tasks(name, &rec, &|delay, task| {
             timer
                 .schedule(delay, task)
@@ -86,12 +86,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         Lane::from_events("sleep-based", name, samples, &rec.events())
     };
 
-    let chart = Chart {
-        tick: second() * 2,
-        unit: second(),
-        unit_name: "s".into(),
-        lanes: vec![naive_lane, sleep_lane],
-    };
+    let chart = Chart::in_seed_seconds(second(), vec![naive_lane, sleep_lane]);
     let text = chart.text();
     print!("{text}");
     if let Some(path) = text_path {
