@@ -109,6 +109,18 @@ impl ThreadCpu {
     }
 }
 
+/// Measures the thread named `name` over `window` (see
+/// [`ThreadCpu::share_over`]): what a test asks of a timer's thread.
+///
+/// # Panics
+/// If there is no single live thread of that name, or it exits during the
+/// window: the test's timer is not running as the test assumes.
+pub fn measure(name: &str, window: Duration) -> CpuShare {
+    ThreadCpu::named(name)
+        .and_then(|thread| thread.share_over(window))
+        .unwrap_or_else(|e| panic!("cannot measure thread {name:?}: {e}"))
+}
+
 /// CPU time used by one thread over a window of wall time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CpuShare {
@@ -196,10 +208,7 @@ mod tests {
     #[test]
     fn a_spinning_thread_uses_most_of_a_core() {
         let (stop, _, handle) = spawn("kit-cpu-spin", true);
-        let share = ThreadCpu::named("kit-cpu-spin")
-            .unwrap()
-            .share_over(crate::ms(200))
-            .unwrap();
+        let share = measure("kit-cpu-spin", crate::ms(200));
         stop.store(true, Ordering::Relaxed);
         handle.join().unwrap();
         assert!(share.is_busy(), "spinning thread: {share}");

@@ -3,7 +3,7 @@
 //! core while it "waits". The fix is stage 2's sleep (`sleep-based`, S2).
 #![cfg(not(loom))]
 
-use kit::cpu::{CpuShare, ThreadCpu};
+use kit::cpu::CpuShare;
 use naive::Timer;
 
 /// Schedules one task far out on a fresh naive timer and measures the timer
@@ -12,10 +12,7 @@ fn cpu_while_one_task_waits() -> CpuShare {
     let name = kit::threads::unique_name("n1");
     let timer = Timer::new(&name).unwrap();
     timer.schedule(kit::ms(10_000), || {}).unwrap();
-    let share = ThreadCpu::named(&name)
-        .unwrap()
-        .share_over(kit::ms(300))
-        .unwrap();
+    let share = kit::cpu::measure(&name, kit::ms(300));
     drop(timer);
     kit::threads::assert_gone(&name);
     share

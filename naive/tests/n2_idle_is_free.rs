@@ -2,17 +2,13 @@
 //! the channel's `recv` and costs no CPU.
 #![cfg(not(loom))]
 
-use kit::cpu::ThreadCpu;
 use naive::Timer;
 
 #[test]
 fn n2_idle_is_free() {
     let name = kit::threads::unique_name("n2");
     let timer = Timer::new(&name).unwrap();
-    let share = ThreadCpu::named(&name)
-        .unwrap()
-        .share_over(kit::ms(300))
-        .unwrap();
+    let share = kit::cpu::measure(&name, kit::ms(300));
     drop(timer);
     kit::threads::assert_gone(&name);
     assert!(

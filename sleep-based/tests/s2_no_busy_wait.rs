@@ -2,7 +2,6 @@
 //! one task pending, the thread sleeps until it is due and costs nothing.
 #![cfg(not(loom))]
 
-use kit::cpu::ThreadCpu;
 use kit::pause::Pause;
 use sleep_based::Timer;
 
@@ -19,10 +18,7 @@ fn s2_no_busy_wait() {
     timer.schedule(kit::ms(600), || {}).unwrap();
     pause.wait_reached();
     pause.release();
-    let share = ThreadCpu::named(&name)
-        .unwrap()
-        .share_over(kit::ms(300))
-        .unwrap();
+    let share = kit::cpu::measure(&name, kit::ms(300));
     drop(timer);
     kit::threads::assert_gone(&name);
     assert!(

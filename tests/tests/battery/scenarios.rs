@@ -3,7 +3,6 @@
 
 use std::thread;
 
-use kit::cpu::ThreadCpu;
 use kit::pause::Pause;
 use kit::threads::{gone_within, unique_name};
 use kit::{Recorder, ms};
@@ -39,9 +38,7 @@ pub fn busy_wait(version: &Version) -> Outcome {
     let name = unique_name("pm-n1");
     let timer = (version.start)(&name);
     timer.schedule(ms(600), Box::new(|| {}));
-    let share = ThreadCpu::named(&name)
-        .and_then(|t| t.share_over(ms(300)))
-        .expect("measure the timer thread");
+    let share = kit::cpu::measure(&name, ms(300));
     drop(timer);
     // Judged by demand (running or ready to run), which a loaded machine
     // cannot hide: a busy loop wants a core all the time.
