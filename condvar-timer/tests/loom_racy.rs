@@ -18,10 +18,12 @@
 //! ```
 #![cfg(loom)]
 
+mod loom_support;
+
 use std::time::Duration;
 
 use condvar_timer::racy::Timer;
-use loom::sync::{Arc, Condvar, Mutex};
+use loom_support::Latch;
 
 /// C1's scenario: a far task (never due under the frozen clock), then a
 /// task due now. The check: whatever the interleaving, the due task runs,
@@ -36,19 +38,14 @@ fn c1_lost_wakeup_loom_on_racy() {
     loom::model(|| {
         let timer = Timer::new("loom-racy").unwrap();
         timer.schedule(kit::ms(3_600_000), || {}).unwrap();
-        let ran = Arc::new((Mutex::new(false), Condvar::new()));
-        let signal = Arc::clone(&ran);
+        let ran = Latch::new();
+        let signal = ran.clone();
         timer
             .schedule(Duration::ZERO, move || {
-                *signal.0.lock().unwrap() = true;
-                signal.1.notify_one();
+                signal.open();
             })
             .unwrap();
-        let mut done = ran.0.lock().unwrap();
-        while !*done {
-            done = ran.1.wait(done).unwrap();
-        }
-        drop(done);
+        ran.wait();
         drop(timer);
     });
 }

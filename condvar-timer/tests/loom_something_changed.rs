@@ -12,10 +12,13 @@
 //! ```
 #![cfg(loom)]
 
+mod loom_support;
+
 use std::time::Duration;
 
 use condvar_timer::something_changed::TimerQueue;
-use loom::sync::{Arc, Condvar, Mutex};
+use loom::sync::{Arc, Mutex};
+use loom_support::Latch;
 
 /// A far deadline: under the frozen clock, never due.
 fn far() -> Duration {
@@ -31,20 +34,15 @@ fn c5_something_changed_loom_never_loses_the_wakeup() {
     loom::model(|| {
         let queue = TimerQueue::new("loom-sc").unwrap();
         queue.add(far(), |aborted| assert!(aborted)).unwrap();
-        let ran = Arc::new((Mutex::new(false), Condvar::new()));
-        let signal = Arc::clone(&ran);
+        let ran = Latch::new();
+        let signal = ran.clone();
         queue
             .add(Duration::ZERO, move |aborted| {
                 assert!(!aborted, "the near item was cancelled");
-                *signal.0.lock().unwrap() = true;
-                signal.1.notify_one();
+                signal.open();
             })
             .unwrap();
-        let mut done = ran.0.lock().unwrap();
-        while !*done {
-            done = ran.1.wait(done).unwrap();
-        }
-        drop(done);
+        ran.wait();
         assert_eq!(queue.shutdown(), Some(0));
     });
 }

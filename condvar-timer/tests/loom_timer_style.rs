@@ -11,10 +11,12 @@
 //! ```
 #![cfg(loom)]
 
+mod loom_support;
+
 use std::time::Duration;
 
 use condvar_timer::timer_style::Timer;
-use loom::sync::{Arc, Condvar, Mutex};
+use loom_support::Latch;
 
 /// C1's scenario: a far task (never due under the frozen clock), then a
 /// task due now. Whatever the interleaving, the due task runs, and the
@@ -24,19 +26,14 @@ fn c4_timer_style_loom_never_loses_a_wakeup() {
     loom::model(|| {
         let timer = Timer::new("loom-tstyle").unwrap();
         timer.schedule(kit::ms(3_600_000), || {}).unwrap();
-        let ran = Arc::new((Mutex::new(false), Condvar::new()));
-        let signal = Arc::clone(&ran);
+        let ran = Latch::new();
+        let signal = ran.clone();
         timer
             .schedule(Duration::ZERO, move || {
-                *signal.0.lock().unwrap() = true;
-                signal.1.notify_one();
+                signal.open();
             })
             .unwrap();
-        let mut done = ran.0.lock().unwrap();
-        while !*done {
-            done = ran.1.wait(done).unwrap();
-        }
-        drop(done);
+        ran.wait();
         drop(timer);
     });
 }
