@@ -1,0 +1,68 @@
+// The exercises, one row each. This file is read by two programs: the build
+// script of this crate (which decides whose file each module is) and
+// `cargo xtask exercise` (which lists, starts, checks and resets them).
+// Adding an exercise is one row here, a skeleton in `skeletons/<name>.rs`,
+// hints in `hints/<name>.md` and a check in `tests/<name>.rs`.
+
+/// One exercise.
+// Each of the two programs reads only some of the fields.
+#[allow(dead_code)]
+pub struct Exercise {
+    /// Its name: the module, the skeleton's file name, the check's test
+    /// target (`c4_one_lock`). It starts with the ID of the bug it fixes.
+    pub name: &'static str,
+    /// The catalogue ID the exercise is about (`C4`).
+    pub id: &'static str,
+    /// A short name for the task.
+    pub title: &'static str,
+    /// The chapter that teaches it, in `book/src/`.
+    pub chapter: &'static str,
+    /// The stage's fixed version, as a module path: in solution mode the
+    /// exercise's module re-exports it.
+    pub solution: &'static str,
+    /// The file that holds the solution, from the workspace root.
+    pub solution_file: &'static str,
+    /// The solution's pause point in the race window, if the check holds
+    /// the timer thread there ("" if the check needs none).
+    pub solution_window: &'static str,
+}
+
+/// Every exercise, in teaching order.
+pub const EXERCISES: &[Exercise] = &[
+    Exercise {
+        name: "n1_wait_dont_spin",
+        id: "N1",
+        title: "make the busy loop wait instead of spin",
+        chapter: "ch01-naive.md",
+        solution: "sleep_based::sleep_until",
+        solution_file: "sleep-based/src/sleep_until.rs",
+        solution_window: "",
+    },
+    Exercise {
+        name: "s1_notice_earlier_task",
+        id: "S1",
+        title: "make the sleeping timer notice an earlier task",
+        chapter: "ch02-sleep-based.md",
+        solution: "condvar_timer::timer_style",
+        solution_file: "condvar-timer/src/timer_style.rs",
+        solution_window: "condvar-timer::timer_style: peeked the head, not yet waiting",
+    },
+    Exercise {
+        name: "c4_one_lock",
+        id: "C4",
+        title: "close the lost wake-up with one lock",
+        chapter: "ch03-lost-wakeup.md",
+        solution: "condvar_timer::timer_style",
+        solution_file: "condvar-timer/src/timer_style.rs",
+        solution_window: "condvar-timer::timer_style: peeked the head, not yet waiting",
+    },
+    Exercise {
+        name: "c5_semaphore",
+        id: "C5",
+        title: "a semaphore that remembers a notify",
+        chapter: "ch03b-something-changed.md",
+        solution: "condvar_timer::semaphore",
+        solution_file: "condvar-timer/src/semaphore.rs",
+        solution_window: "",
+    },
+];
