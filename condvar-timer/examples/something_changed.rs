@@ -1,6 +1,6 @@
-//! The demo of seed 003, with one second scaled to 100 ms: two timers far
-//! away and `cancel_all`, a timer that runs, a timer cancelled on its own,
-//! and a drop that finds nothing left to cancel.
+//! The C++ TimerQueue post's demo, with one second scaled to 100 ms: two
+//! timers far away and `cancel_all`, a timer that runs, a timer cancelled on
+//! its own, and a drop that finds nothing left to cancel.
 //!
 //! ```text
 //! cargo run -p condvar-timer --example something_changed
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use condvar_timer::something_changed::TimerQueue;
 
-/// One second of the seed's demo.
+/// One second of the post's demo.
 const SECOND: Duration = Duration::from_millis(100);
 
 fn main() {

@@ -1,12 +1,12 @@
-//! The seed's three-task demo on timer_style.rs, the version that cannot
-//! lose a wake-up.
+//! The Java Timer article's three-task demo on timer_style.rs, the version
+//! that cannot lose a wake-up.
 //!
 //! Tasks 1 and 2 are due at 30 s and 90 s and spin for 20 s each. At 60 s
 //! the client submits task 3, due 10 s later (at 70 s), spinning for 10 s.
 //! The thread is waiting toward task 2; the insert makes task 3 the head and
 //! notifies it, so task 3 runs at 70 s, and task 2 still at 90 s. (On the
-//! sleep-based timer task 3 waited until 110 s: S1.) Scaled: one seed
-//! second is `kit::ms(10)`.
+//! sleep-based timer task 3 waited until 110 s: S1.) Scaled: one second of
+//! the article's demo is `kit::ms(10)`.
 //!
 //! ```text
 //! cargo run -p condvar-timer --example three_tasks
@@ -18,13 +18,13 @@ use condvar_timer::timer_style::Timer;
 use kit::Recorder;
 use kit::timeline::{Chart, Lane, Sampler, sleep_until, spinning_task};
 
-/// One second of the seed's story.
+/// One second of the article's demo.
 fn second() -> Duration {
     kit::ms(10)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let name = "FooBarTimer";
+    let name = "demo-timer";
     let rec = Recorder::new();
     let timer = Timer::new(name)?;
     let sampler = Sampler::start(name, &rec, second() * 2)?;

@@ -1,5 +1,5 @@
-//! The seed's `cancelAll` as it was before its 2016 fix (C7), kept so a test
-//! can show the bug. The queue is [`something_changed`]'s; only the way
+//! The C++ TimerQueue post's `cancelAll` as it was before its 2016 fix (C7),
+//! kept so a test can show the bug. The queue is [`something_changed`]'s; only the way
 //! `cancel_all` marks the items differs.
 //!
 //! `cancel` leaves a husk behind: the handler moves to a new item due now,
@@ -11,9 +11,9 @@
 //! handler), which is why the bug lived unnoticed until somebody checked
 //! that the queue was empty at the end.
 //!
-//! In the seed the husk was left only if the destructor came before the
-//! thread had looked at the queue again (on that look, a husk at the head is
-//! dropped). Our shutdown cancels and raises the stop flag under one lock,
+//! In the C++ queue the husk was left only if the queue was destroyed before
+//! the thread had looked at it again (on that look, a husk at the head is
+//! dropped), and then the assert at the end of the thread's run loop fired. Our shutdown cancels and raises the stop flag under one lock,
 //! so the thread never looks in between, and a husk behind a live timer is
 //! left every time.
 //!

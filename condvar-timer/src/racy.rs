@@ -1,6 +1,6 @@
-//! The seed's "serious solution", written fresh: a priority queue, a separate
-//! monitor to wait on, and a timer thread that takes the head, waits for it
-//! and puts it back.
+//! The Java Timer article's "serious solution", written fresh: a priority
+//! queue, a separate monitor to wait on, and a timer thread that takes the
+//! head, waits for it and puts it back.
 //!
 //! This version is problematic. Between taking the head and waiting on the
 //! monitor there is a window: a client that inserts an earlier task right
@@ -71,14 +71,16 @@ struct Queue {
     next_seq: u64,
     /// Set by `Drop`: `take` returns `None` from now on.
     closed: bool,
+    /// Counters for C3's test; they change nothing the timer does.
     stats: Stats,
 }
 
 struct Shared {
     queue: Mutex<Queue>,
     not_empty: Condvar,
-    /// The seed's `lock` object: the monitor the thread waits on. The seed's
-    /// guards nothing; ours guards one flag, "stopping".
+    /// The article's `lock` object: the monitor the thread waits on. The
+    /// article's guards nothing; ours guards one flag, "stopping", which
+    /// `Drop` sets so that the thread stops instead of waiting again.
     monitor: Mutex<bool>,
     wakeup: Condvar,
 }
@@ -104,7 +106,7 @@ impl Shared {
         }
     }
 
-    /// Puts an entry back after a wake-up (the seed's `queue.offer`).
+    /// Puts an entry back after a wake-up (the article's `queue.offer`).
     fn put_back(&self, entry: Entry) {
         let mut queue = lock(&self.queue);
         queue.stats.wakeups += 1;
@@ -214,6 +216,8 @@ fn main_loop(shared: &Shared) {
         // then wait for this entry's (later) deadline.
         kit::pause_point("condvar-timer::racy: took the head, not yet waiting");
         let stopping = lock(&shared.monitor);
+        // Only for C3's test: held here, the thread keeps every notify out
+        // (a notify needs the monitor) until it waits.
         kit::pause_point("condvar-timer::racy: holding the monitor, about to wait");
         // Drop sets the flag under this lock before notifying, so we either
         // see it here or are waiting when the notify comes.

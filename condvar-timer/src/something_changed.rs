@@ -1,5 +1,5 @@
-//! The TimerQueue of seed 003: a wake-up means "something has changed, look
-//! again", never "here is work".
+//! The C++ TimerQueue post's queue, written fresh: a wake-up means
+//! "something has changed, look again", never "here is work".
 //!
 //! One thread owns the queue's clock. It computes how long to wait, waits on
 //! a [`Semaphore`] until then, and runs whatever is due. Clients that add or
@@ -98,9 +98,9 @@ impl State {
         });
     }
 
-    /// Lets `f` change any item, then rebuilds the heap. `BinaryHeap` only
-    /// hands out its head mutably; a scan over all items is what the seed's
-    /// `cancel` and `cancelAll` do too.
+    /// Lets `f` change any item, then rebuilds the heap: O(n). `BinaryHeap`
+    /// only hands out its head mutably; the C++ queue's `cancel` and
+    /// `cancelAll` scan every item too.
     fn with_items<R>(&mut self, f: impl FnOnce(&mut [Item]) -> R) -> R {
         let mut items = std::mem::take(&mut self.items).into_vec();
         let result = f(&mut items);
@@ -133,7 +133,8 @@ impl TimerQueue {
     }
 
     /// Starts a queue whose `cancel_all` marks items with `cancel_all`: the
-    /// hook `cancel_all_skips_cancelled` uses to keep the seed's old bug.
+    /// hook `cancel_all_skips_cancelled` uses to keep the C++ queue's old
+    /// bug.
     pub(crate) fn with_cancel_all(name: &str, cancel_all: CancelAll) -> io::Result<TimerQueue> {
         if name.contains('\0') {
             return Err(io::Error::new(
@@ -203,8 +204,8 @@ impl TimerQueue {
             let item = items.iter_mut().find(|i| i.id == id && !i.cancelled)?;
             item.cancelled = true;
             // `take` leaves `None` behind: the husk has nothing left to run
-            // (C6). The seed's C++ moved the handler out and had to clear
-            // the source by hand; forgetting that ran it twice.
+            // (C6). The C++ queue moved the handler out and had to clear the
+            // source by hand; before it did, a handler could run twice.
             item.handler.take()
         });
         let Some(handler) = handler else {

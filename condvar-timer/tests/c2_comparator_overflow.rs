@@ -1,12 +1,13 @@
-//! C2 `comparator_overflow`: the seed orders deadlines with
-//! `(a - b).toInt`. Two deadlines more than 2^31 ms (about 24.8 days) apart
-//! wrap around, and the later one is taken first.
+//! C2 `comparator_overflow`: the Java Timer article orders deadlines with
+//! `(a - b).toInt`. For two deadlines 2^31 to 2^32 ms apart (about 24.8 to
+//! 49.7 days) the difference wraps to a negative `Int`, and the later one is
+//! taken first.
 #![cfg(not(loom))]
 
 use std::time::{Duration, Instant};
 
 use condvar_timer::comparator_overflow::{
-    WRAPS_AT_MS, fixed_take_order, seed_compare, seed_take_order,
+    WRAPS_AT_MS, article_compare, article_take_order, fixed_take_order,
 };
 use condvar_timer::timer_style::Timer;
 use kit::{Recorder, ms, threads};
@@ -41,15 +42,15 @@ fn c2_comparator_overflow_reproduces() {
         later - soon >= WRAPS_AT_MS,
         "the scenario needs a gap beyond 2^31 ms"
     );
-    // The seed's comparator says the later deadline is the smaller one...
-    assert_eq!(seed_compare(later, soon), std::cmp::Ordering::Less);
-    assert_eq!(seed_compare(soon, later), std::cmp::Ordering::Greater);
+    // The article's comparator says the later deadline is the smaller one...
+    assert_eq!(article_compare(later, soon), std::cmp::Ordering::Less);
+    assert_eq!(article_compare(soon, later), std::cmp::Ordering::Greater);
     // ...so its queue hands out the task due in 25 days first.
-    assert_eq!(seed_take_order(&[soon, later]), [later, soon]);
-    assert_eq!(seed_take_order(&[later, soon]), [later, soon]);
-    // Below the wrap, the seed's comparator is right.
+    assert_eq!(article_take_order(&[soon, later]), [later, soon]);
+    assert_eq!(article_take_order(&[later, soon]), [later, soon]);
+    // Below the wrap, the article's comparator is right.
     let near = NOW_MS + 24 * DAY_MS;
-    assert_eq!(seed_take_order(&[near, soon]), [soon, near]);
+    assert_eq!(article_take_order(&[near, soon]), [soon, near]);
 }
 
 #[test]
@@ -100,6 +101,6 @@ fn c2_comparator_overflow_fixed() {
 
 #[test]
 #[ignore = "C2 comparator_overflow: shows the bug in comparator_overflow.rs"]
-fn c2_comparator_overflow_on_seed_comparator() {
-    assert_earliest_first(&seed_take_order(&[NOW_MS + SOON_MS, NOW_MS + LATER_MS]));
+fn c2_comparator_overflow_on_article_comparator() {
+    assert_earliest_first(&article_take_order(&[NOW_MS + SOON_MS, NOW_MS + LATER_MS]));
 }

@@ -1,4 +1,4 @@
-//! C5 something_changed: the TimerQueue of seed 003. The C1 scenario (the
+//! C5 something_changed: the C++ TimerQueue post's queue. The C1 scenario (the
 //! thread has computed a long wait and a client adds an earlier task before
 //! the thread waits) runs the new task on time, because the semaphore keeps
 //! the notify as a permit. Then the queue's promises, one test each.

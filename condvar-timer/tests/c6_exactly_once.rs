@@ -1,10 +1,10 @@
 //! C6 exactly_once: a cancelled handler runs once, told it was aborted, and
 //! never again at its old deadline.
 //!
-//! The seed's C++ `cancel` moved the handler into a new item and relied on
-//! the move to leave the old `std::function` empty. The standard does not
-//! promise that; on some libraries the old item kept a copy and fired it at
-//! its deadline. Here `cancel` moves the handler out with `Option::take`,
+//! The C++ TimerQueue post's `cancel` first moved the handler into a new
+//! item and relied on the move to leave the old `std::function` empty. The
+//! standard does not promise that; on a reader's library the old item still
+//! held the handler and fired it at its deadline. Here `cancel` moves the handler out with `Option::take`,
 //! which always leaves `None` behind, and a `Box<dyn FnOnce>` cannot be
 //! called twice: the bug cannot be written.
 #![cfg(not(loom))]

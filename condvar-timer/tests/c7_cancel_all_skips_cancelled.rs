@@ -1,10 +1,14 @@
-//! C7 cancel_all_skips_cancelled: the seed's second historical bug.
+//! C7 cancel_all_skips_cancelled: the C++ TimerQueue post's second
+//! historical bug.
 //!
 //! `cancel` leaves a husk at the timer's old deadline. The old `cancel_all`
 //! skipped items that were cancelled already, the husk among them, so the
 //! husk kept its far deadline. Shutdown cancels everything, runs what is due
 //! and stops the thread: the husk is not due yet and is still in the queue
-//! when the thread exits. The seed's destructor asserted an empty queue.
+//! when the thread exits. In the C++ queue, the worker thread's run loop
+//! asserted an empty queue as it ended, and the destructor is what ends it:
+//! so the assert fired while the queue was being destroyed. Here the
+//! thread returns the count, and the test checks it.
 //!
 //! The husk must not be at the head, or the thread drops it on its next
 //! look: a live timer due earlier keeps it behind.
@@ -76,7 +80,7 @@ fn c7_cancel_all_skips_cancelled_fixed() {
 
 #[test]
 #[ignore = "C7 cancel_all_skips_cancelled: shows the bug in cancel_all_skips_cancelled.rs"]
-fn c7_cancel_all_skips_cancelled_on_seed_cancel_all() {
+fn c7_cancel_all_skips_cancelled_on_original_cancel_all() {
     let name = unique_name("c7");
     let queue = cancel_all_skips_cancelled::new(&name).unwrap();
     assert_empty_at_exit(&husk_behind_a_live_timer(queue, &name));
