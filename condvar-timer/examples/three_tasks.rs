@@ -41,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     sleep_until(&rec, second() * 120);
     let samples = sampler.finish();
     drop(timer);
-    let chart = Chart::in_seed_seconds(
+    let chart = Chart::in_story_seconds(
         second(),
         vec![Lane::from_events(
             "timer_style",

@@ -1,7 +1,8 @@
 //! Timelines from real runs: what a timer thread did, tick by tick.
 //!
-//! The seed articles draw a timer thread's states by hand: waiting, busy with
-//! nothing to run, running a task. Here they are recorded. While a scenario
+//! The Java Timer article (listed on the book's Sources page) pictures a
+//! timer thread's states over time: waiting, busy with nothing to run,
+//! running a task. Here they are recorded from our own runs. While a scenario
 //! runs, a [`Sampler`] reads the timer thread's CPU clock ([`crate::cpu`])
 //! every tick, and the tasks and clients record events on a
 //! [`Recorder`]. A [`Chart`] then draws one lane per run, as text
@@ -234,8 +235,9 @@ pub struct Chart {
     /// One column of the chart: one character of text, or [`Chart::PX`]
     /// pixels of SVG.
     pub tick: Duration,
-    /// The axis' unit: `kit::ms(10)` with `unit_name` `"s"` labels a run
-    /// scaled 1 seed second = 10 ms in seed seconds.
+    /// The axis' unit: `kit::ms(10)` with `unit_name` `"s"` labels a demo
+    /// replayed at 10 ms of real time per second of its story, in the
+    /// story's seconds.
     pub unit: Duration,
     /// The unit's symbol on the axis.
     pub unit_name: String,
@@ -244,9 +246,10 @@ pub struct Chart {
 }
 
 impl Chart {
-    /// A chart of a seed demo replayed at `second` of real time per seed
-    /// second: one column every two seed seconds, the axis in seconds.
-    pub fn in_seed_seconds(second: Duration, lanes: Vec<Lane>) -> Chart {
+    /// A chart of a demo whose story is told in seconds ("task 1 is due at
+    /// 30 s"), replayed at `second` of real time per second of the story:
+    /// one column every two story seconds, the axis in story seconds.
+    pub fn in_story_seconds(second: Duration, lanes: Vec<Lane>) -> Chart {
         Chart {
             tick: second * 2,
             unit: second,
@@ -600,8 +603,8 @@ pub fn sleep_until(rec: &Recorder, at: Duration) {
     std::thread::sleep((rec.start() + at).saturating_duration_since(Instant::now()));
 }
 
-/// Spins on the CPU for `d`, as the seed's `spin` does: a task that keeps
-/// the thread busy, so the timeline shows it running.
+/// Spins on the CPU for `d`, as the tasks of the Java Timer article's demos
+/// do: a task that keeps the thread busy, so the timeline shows it running.
 pub fn spin(d: Duration) {
     let until = Instant::now() + d;
     while Instant::now() < until {

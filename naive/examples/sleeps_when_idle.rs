@@ -1,8 +1,9 @@
-//! The seed's demo "thread sleeps when queue is empty", on the naive timer.
+//! The Java Timer article's first demo (the timer thread waits while its
+//! queue is empty), on the naive timer.
 //!
 //! The client spins for a minute, then schedules a task due 30 s later that
-//! spins for 20 s. Scaled: one seed second is `kit::ms(10)`, so the run takes
-//! 1.3 s. The chart shows the thread waiting for free while the queue is
+//! spins for 20 s. Scaled: one second of the story is `kit::ms(10)`, so the
+//! run takes 1.3 s (13 s with `KIT_TIME_SCALE=10`). The chart shows the thread waiting for free while the queue is
 //! empty (N2), then burning a core while the task is pending (N1).
 //!
 //! ```text
@@ -15,13 +16,13 @@ use kit::Recorder;
 use kit::timeline::{Chart, Lane, Sampler, sleep_until, spin, spinning_task};
 use naive::Timer;
 
-/// One second of the seed's story.
+/// One second of the demo's story.
 fn second() -> Duration {
     kit::ms(10)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let name = "FooBarThread";
+    let name = "naive-timer";
     let rec = Recorder::new();
     let timer = Timer::new(name)?;
     let sampler = Sampler::start(name, &rec, second() * 2)?;
@@ -34,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     sleep_until(&rec, second() * 130);
     let samples = sampler.finish();
     drop(timer);
-    let chart = Chart::in_seed_seconds(
+    let chart = Chart::in_story_seconds(
         second(),
         vec![Lane::from_events("naive", name, samples, &rec.events())],
     );

@@ -1,9 +1,11 @@
-//! The seed's demo "submitting a task due sooner", on the sleep-based timer.
+//! The Java Timer article's three-task demo (a task due sooner arrives while
+//! the thread waits), on the sleep-based timer.
 //!
 //! Tasks 1 and 2 are due at 30 s and 90 s and spin for 20 s each. At 60 s the
 //! client submits task 3, due 10 s later (at 70 s), spinning for 10 s. The
 //! thread is asleep toward task 2 by then and cannot see it: task 3 runs only
-//! after task 2, at 110 s (S1). Scaled: one seed second is `kit::ms(10)`.
+//! after task 2, at 110 s (S1). Scaled: one second of the story is
+//! `kit::ms(10)`.
 //!
 //! ```text
 //! cargo run -p sleep-based --example task_due_sooner
@@ -15,13 +17,13 @@ use kit::Recorder;
 use kit::timeline::{Chart, Lane, Sampler, sleep_until, spinning_task};
 use sleep_based::Timer;
 
-/// One second of the seed's story.
+/// One second of the demo's story.
 fn second() -> Duration {
     kit::ms(10)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let name = "FooBarTimer";
+    let name = "sleep-timer";
     let rec = Recorder::new();
     let timer = Timer::new(name)?;
     let sampler = Sampler::start(name, &rec, second() * 2)?;
@@ -36,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     sleep_until(&rec, second() * 130);
     let samples = sampler.finish();
     drop(timer);
-    let chart = Chart::in_seed_seconds(
+    let chart = Chart::in_story_seconds(
         second(),
         vec![Lane::from_events(
             "sleep-based",

@@ -1,6 +1,6 @@
-//! The seed's "scheduling of two tasks" on stage 1 and on stage 2, side by
-//! side: two tasks due at 30 s and 90 s, each spinning for 20 s, one seed
-//! second scaled to `kit::ms(10)`. The naive timer burns a core before and
+//! The Java Timer article's two-task demo on stage 1 and on stage 2, side by
+//! side: two tasks due at 30 s and 90 s, each spinning for 20 s, one second
+//! of the story scaled to `kit::ms(10)`. The naive timer burns a core before and
 //! between the tasks (N1); the sleep-based one waits for free (S2).
 //!
 //! ```text
@@ -19,7 +19,7 @@ use std::time::Duration;
 use kit::Recorder;
 use kit::timeline::{Chart, Lane, Sample, Sampler, sleep_until, spinning_task};
 
-/// One second of the seed's story.
+/// One second of the demo's story.
 fn second() -> Duration {
     kit::ms(10)
 }
@@ -28,7 +28,7 @@ fn second() -> Duration {
 type Schedule<'a> = &'a dyn Fn(Duration, Box<dyn FnOnce() + Send>);
 
 /// Runs the two-task program through `schedule` on the timer whose thread is
-/// `thread`, sampling that thread for 130 seed seconds.
+/// `thread`, sampling that thread for 130 seconds of the story.
 fn two_tasks(
     thread: &str,
     rec: &Recorder,
@@ -86,7 +86,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         Lane::from_events("sleep-based", name, samples, &rec.events())
     };
 
-    let chart = Chart::in_seed_seconds(second(), vec![naive_lane, sleep_lane]);
+    let chart = Chart::in_story_seconds(second(), vec![naive_lane, sleep_lane]);
     let text = chart.text();
     print!("{text}");
     if let Some(path) = text_path {
