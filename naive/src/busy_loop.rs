@@ -6,9 +6,9 @@
 //! one task queued but not yet due, the loop never blocks: take, too early,
 //! put back, take... one core burned until the task is due (N1).
 //!
-//! Deadlines come from a [`Clock`]; [`Timer::new`] uses the wall clock, as the
-//! seed and java.util.Timer do, so setting the date back delays every task
-//! (N3).
+//! Deadlines come from a [`Clock`]; [`Timer::new`] uses the wall clock, as
+//! java.util.Timer (and the Java Timer article's version of it) do, so
+//! setting the date back delays every task (N3).
 
 use std::io;
 use std::sync::Arc;

@@ -1,11 +1,11 @@
 //! Where "now" comes from.
 //!
 //! A timer turns "in 50 ms" into a deadline: now + 50 ms. Which clock says
-//! "now" matters. The seed (and java.util.Timer) read the wall clock, the time
-//! of day, which anyone with the right to set the date can move. Set it back a
-//! year and every deadline taken from it is a year further away (bug N3).
-//! `Instant`, Rust's monotonic clock (Java's `System.nanoTime`), never moves
-//! back.
+//! "now" matters. java.util.Timer (and the Java Timer article's rebuild of
+//! it) read the wall clock, the time of day, which anyone with the right to
+//! set the date can move. Set it back a year and every deadline taken from it
+//! is a year further away (bug N3). `Instant`, Rust's monotonic clock (Java's
+//! `System.nanoTime`), never moves back.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -63,6 +63,7 @@ impl Clock for MonotonicClock {
 }
 // ANCHOR_END: monotonic
 
+// ANCHOR: settable
 /// The wall clock, with the one power the OS gives an administrator that
 /// matters here: setting it back.
 ///
@@ -89,7 +90,6 @@ impl SettableWallClock {
     }
 }
 
-// ANCHOR: settable
 impl Clock for SettableWallClock {
     fn now(&self) -> Duration {
         // ORDERING: see `set_back`.

@@ -2,9 +2,9 @@
 //!
 //! Read the files in this order, as chapter 1 of the book does:
 //!
-//! 1. [`clock`]: where a deadline's "now" comes from: the wall clock (as the
-//!    seed's `System.currentTimeMillis`), the monotonic clock, and a wall
-//!    clock an administrator can set back (N3).
+//! 1. [`clock`]: where a deadline's "now" comes from: the wall clock (as
+//!    java.util.Timer's `System.currentTimeMillis`), the monotonic clock, and
+//!    a wall clock an administrator can set back (N3).
 //! 2. [`error`]: the one way scheduling can fail here.
 //! 3. [`busy_loop`]: the timer: take a task, run it if due, else put it back.
 //!    With a task pending it burns a core (N1); with nothing queued it costs

@@ -1,8 +1,9 @@
 //! N3 wall_clock_deadline: the naive timer takes deadlines from the wall
 //! clock, as `System.currentTimeMillis` does. Set that clock back and every
 //! pending deadline moves away by as much: "in 50 ms" becomes "in 2050 ms"
-//! (the seed's "an hour" becoming "a year and an hour", scaled down). The
-//! monotonic clock cannot be set, so a timer on it runs on time.
+//! (the Java Timer article's task due in an hour that, after the date is set
+//! back a year, waits a year and an hour; scaled down). The monotonic clock
+//! cannot be set, so a timer on it runs on time.
 #![cfg(not(loom))]
 
 use std::time::Duration;
@@ -67,6 +68,10 @@ fn n3_wall_clock_deadline_reproduces() {
     );
 }
 
+/// The settable wall clock is not wired to the monotonic one, so this test
+/// cannot show that setting the real date leaves `Instant` alone: that is
+/// `CLOCK_MONOTONIC`'s documented property. It shows that, in the same
+/// scenario, a timer reading a clock nobody sets runs its task on time.
 #[test]
 fn n3_wall_clock_deadline_fixed() {
     let wall = SettableWallClock::new();

@@ -1,4 +1,5 @@
-//! S1 missed_earlier_task: the seed's three tasks, scaled down and forced.
+//! S1 missed_earlier_task: the Java Timer article's three-task demo, scaled
+//! down and forced.
 //! Task 1 runs and leaves; the thread takes task 2 (due at 1000 ms) and goes
 //! to sleep until then. Task 3 arrives meanwhile, due at 50 ms: the sleeping
 //! thread cannot see it, so it runs after task 2, at 1000 ms at best.
