@@ -6,8 +6,9 @@
 //! - `skeleton`: the untouched skeleton, `exercises/skeletons/<name>.rs`;
 //! - `solution`: the stage's fixed version, re-exported.
 //!
-//! `EXERCISE_SOURCE` picks one for every exercise; unset, each exercise is
-//! the student's copy where there is one and the skeleton elsewhere.
+//! `EXERCISE_SOURCE=skeleton` or `=solution` picks one for every exercise;
+//! unset (or `mine`), each exercise is the student's copy where there is one
+//! and the skeleton elsewhere.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -29,19 +30,14 @@ fn main() {
             .join("skeletons")
             .join(format!("{}.rs", e.name));
         let which = match source.as_str() {
-            "solution" | "skeleton" | "mine" => source.as_str(),
-            "" if mine.exists() => "mine",
-            "" => "skeleton",
+            "solution" | "skeleton" => source.as_str(),
+            "mine" | "" if mine.exists() => "mine",
+            "mine" | "" => "skeleton",
             other => panic!("EXERCISE_SOURCE={other}: expected mine, skeleton or solution"),
         };
         let file = match which {
             "solution" => None,
-            "mine" if mine.exists() => Some(mine),
-            "mine" => panic!(
-                "EXERCISE_SOURCE=mine but {} does not exist: `cargo xtask exercise start {}`",
-                mine.display(),
-                e.name
-            ),
+            "mine" => Some(mine),
             _ => Some(skeleton),
         };
         match file {

@@ -13,6 +13,9 @@ pub struct Exercise {
     pub name: &'static str,
     /// The catalogue ID the exercise is about (`C4`).
     pub id: &'static str,
+    /// The ID the check names in red until the exercise is done: the bug
+    /// the exercise removes (C4's check shows C1, the lost wake-up).
+    pub shows: &'static str,
     /// A short name for the task.
     pub title: &'static str,
     /// The chapter that teaches it, in `book/src/`.
@@ -32,6 +35,7 @@ pub const EXERCISES: &[Exercise] = &[
     Exercise {
         name: "n1_wait_dont_spin",
         id: "N1",
+        shows: "N1",
         title: "make the busy loop wait instead of spin",
         chapter: "ch01-naive.md",
         solution: "sleep_based::sleep_until",
@@ -41,6 +45,7 @@ pub const EXERCISES: &[Exercise] = &[
     Exercise {
         name: "s1_notice_earlier_task",
         id: "S1",
+        shows: "S1",
         title: "make the sleeping timer notice an earlier task",
         chapter: "ch02-sleep-based.md",
         solution: "condvar_timer::timer_style",
@@ -50,6 +55,7 @@ pub const EXERCISES: &[Exercise] = &[
     Exercise {
         name: "c4_one_lock",
         id: "C4",
+        shows: "C1",
         title: "close the lost wake-up with one lock",
         chapter: "ch03-lost-wakeup.md",
         solution: "condvar_timer::timer_style",
@@ -59,6 +65,7 @@ pub const EXERCISES: &[Exercise] = &[
     Exercise {
         name: "c5_semaphore",
         id: "C5",
+        shows: "C5",
         title: "a semaphore that remembers a notify",
         chapter: "ch03b-something-changed.md",
         solution: "condvar_timer::semaphore",

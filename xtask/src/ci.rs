@@ -3,7 +3,7 @@
 
 use crate::cargo;
 use crate::cmd::{Cmd, Result, banner, secs};
-use crate::{book, ftf, loom};
+use crate::{book, exercise, ftf, loom};
 use std::time::{Duration, Instant};
 
 /// `cargo test --workspace` must stay under this, after the build.
@@ -31,6 +31,10 @@ const STEPS: &[Step] = &[
     Step {
         name: "failing-then-fixed",
         run: failing_then_fixed,
+    },
+    Step {
+        name: "exercises, both ways",
+        run: exercises,
     },
     Step {
         name: "loom models",
@@ -105,6 +109,10 @@ fn clippy() -> Result<String> {
         "clippy",
         "--workspace",
         "--all-targets",
+        // The exercises' checks are behind a feature (they fail until
+        // solved): lint them too.
+        "--features",
+        "exercises/check",
         "--",
         "-D",
         "warnings",
@@ -154,6 +162,11 @@ fn test() -> Result<String> {
 fn failing_then_fixed() -> Result<String> {
     let outcome = ftf::run()?;
     Ok(format!("{} bugs shown", outcome.shown))
+}
+
+fn exercises() -> Result<String> {
+    let n = exercise::verify()?;
+    Ok(format!("{n} exercises: skeletons fail, solutions pass"))
 }
 
 fn loom_models() -> Result<String> {
