@@ -1,12 +1,14 @@
 //! S2 no_busy_wait: stage 1's N1 measurement, on the sleep-based timer. With
-//! one task pending, the thread sleeps until it is due and costs nothing.
+//! one task pending, the thread sleeps until it is due and costs nothing: the
+//! correctness check that fails on `naive/src/busy_loop.rs`
+//! (`n1_busy_wait_on_busy_loop`) passes here, so this is N1's `_fixed` test.
 #![cfg(not(loom))]
 
 use kit::pause::Pause;
 use sleep_based::Timer;
 
 #[test]
-fn s2_no_busy_wait() {
+fn n1_busy_wait_fixed() {
     let name = kit::threads::unique_name("s2");
     let timer = Timer::new(&name).unwrap();
     // "Far out", but near enough that the drop, which waits out the sleep
@@ -23,6 +25,6 @@ fn s2_no_busy_wait() {
     kit::threads::assert_gone(&name);
     assert!(
         share.is_idle(),
-        "the sleep-based timer should cost nothing while one task waits; it used {share}"
+        "N1 busy_wait: the sleep-based timer thread used {share} while one task waited"
     );
 }
