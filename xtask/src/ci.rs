@@ -3,7 +3,7 @@
 
 use crate::cargo;
 use crate::cmd::{Cmd, Result, banner, secs};
-use crate::{book, exercise, ftf, loom};
+use crate::{book, catalogue, exercise, ftf, loom};
 use std::time::{Duration, Instant};
 
 /// `cargo test --workspace` must stay under this, after the build.
@@ -23,6 +23,10 @@ const STEPS: &[Step] = &[
     Step {
         name: "clippy (and under --cfg loom)",
         run: clippy,
+    },
+    Step {
+        name: "the catalogue against the tests",
+        run: catalogue,
     },
     Step {
         name: "cargo test --workspace",
@@ -162,6 +166,11 @@ fn test() -> Result<String> {
 fn failing_then_fixed() -> Result<String> {
     let outcome = ftf::run()?;
     Ok(format!("{} bugs shown", outcome.shown))
+}
+
+fn catalogue() -> Result<String> {
+    let n = catalogue::check()?;
+    Ok(format!("{n} rows in written stages"))
 }
 
 fn exercises() -> Result<String> {

@@ -3,6 +3,9 @@
 //!
 //! - `ci`: everything CI runs (rustfmt, clippy, the tests, the
 //!   failing-then-fixed check, the loom models, the book, the benches' build);
+//! - `exercise`: a student's exercises (list, start, check, hint, solution,
+//!   reset), and `exercise verify`, CI's check of them both ways;
+//! - `catalogue`: the book's catalogue of bugs against the tests, both ways;
 //! - `ftf`: the failing-then-fixed check alone;
 //! - `loom`: the loom models alone;
 //! - `book` / `serve`: build the book, or serve it (installing mdBook);
@@ -10,8 +13,10 @@
 
 mod book;
 mod cargo;
+mod catalogue;
 mod ci;
 mod cmd;
+mod exercise;
 mod ftf;
 mod generators;
 mod json;
@@ -27,6 +32,9 @@ cargo xtask <command>
   serve [--no-open] [--port N]
               serve the book at http://localhost:3000 (installs mdBook if missing)
   ci          run everything CI runs, stopping at the first failure
+  exercise [list|start|check|hint|solution|reset|verify] [EX]
+              a student's exercises, one command each (`cargo xtask exercise help`)
+  catalogue   check the book's catalogue of bugs (book/src/catalogue.md) against the tests
   ftf         the failing-then-fixed check: every ignored test must fail, naming its bug
   loom        the loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS=3)
   book        build the book with link checking
@@ -55,6 +63,8 @@ fn dispatch(args: &[String]) -> cmd::Result {
     let mut flags = Flags::new(rest);
     match command.as_str() {
         "ci" => flags.done().and_then(|()| ci::run()),
+        "exercise" => exercise::run(rest),
+        "catalogue" => flags.done().and_then(|()| catalogue::check().map(|_| ())),
         "ftf" => flags.done().and_then(|()| ftf::run().map(|_| ())),
         "loom" => flags.done().and_then(|()| loom::run().map(|_| ())),
         "book" => flags.done().and_then(|()| book::build()),

@@ -1,0 +1,296 @@
+//! `cargo xtask catalogue`: the book's page "Every bug in this book"
+//! (`book/src/catalogue.md`) checked against the code, both ways.
+//!
+//! - Every row whose stage exists names its test file, and the file is there.
+//! - Every **bug** has `<id>_<name>_reproduces` and an ignored
+//!   `<id>_<name>_on_<file>` in its stage, and `<id>_<name>_fixed` in some
+//!   stage (its own, or the one that fixes it).
+//! - Every test file named after an ID (`c1_lost_wakeup.rs`) has a row.
+//!
+//! A missing piece fails, naming it.
+
+use crate::cmd::{Result, banner, root};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The page, from the workspace root.
+pub const PAGE: &str = "book/src/catalogue.md";
+
+/// One row of the catalogue.
+#[derive(Debug, PartialEq)]
+pub struct Row {
+    /// `C1`.
+    pub id: String,
+    /// `lost_wakeup`.
+    pub name: String,
+    /// `bug`, `fix` or `fact`.
+    pub kind: String,
+    /// The stage's crate directory (`condvar-timer`).
+    pub stage: String,
+    /// The test file a student runs, from the workspace root; `None` while
+    /// the stage is coming.
+    pub test: Option<String>,
+}
+
+impl Row {
+    /// The prefix of its tests' names: `c1_lost_wakeup`.
+    fn prefix(&self) -> String {
+        format!("{}_{}", self.id.to_ascii_lowercase(), self.name)
+    }
+}
+
+/// The rows of the page's table (those whose first cell is an ID).
+pub fn rows(page: &str) -> Result<Vec<Row>> {
+    let mut rows = Vec::new();
+    for line in page.lines().filter(|l| l.starts_with('|')) {
+        let cells: Vec<String> = line
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().trim_matches('`').trim_matches('*').to_string())
+            .collect();
+        if id_of(&cells[0]).is_none() {
+            continue; // the header or its rule
+        }
+        let [id, name, kind, stage, _what, test, _chapter] = &cells[..] else {
+            return Err(format!("{PAGE}: a row needs 7 cells: {line}"));
+        };
+        rows.push(Row {
+            id: id.clone(),
+            name: name.clone(),
+            kind: kind.clone(),
+            stage: stage.clone(),
+            test: (test != "coming").then(|| test.clone()),
+        });
+    }
+    Ok(rows)
+}
+
+/// `C1` for `C1`, `T10` for `t10`: letters then digits, upper-cased.
+fn id_of(word: &str) -> Option<String> {
+    let letters = word.trim_end_matches(|c: char| c.is_ascii_digit());
+    let ok = !letters.is_empty()
+        && letters.len() < word.len()
+        && letters.chars().all(|c| c.is_ascii_alphabetic());
+    ok.then(|| word.to_ascii_uppercase())
+}
+
+/// The integration test files of every crate at the top of the workspace:
+/// `<crate>/tests/*.rs`.
+fn test_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let Ok(crates) = std::fs::read_dir(root()) else {
+        return files;
+    };
+    for krate in crates.flatten() {
+        let tests = krate.path().join("tests");
+        if !krate.path().join("Cargo.toml").exists() {
+            continue;
+        }
+        if let Ok(entries) = std::fs::read_dir(&tests) {
+            files.extend(
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "rs")),
+            );
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The test functions of some files, with whether each is `#[ignore]`d.
+fn test_fns(files: &[PathBuf]) -> Vec<(String, bool)> {
+    let mut fns = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(rest) = line.trim_start().strip_prefix("fn ") else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            // Its attributes: the lines just above, up to a blank line or
+            // the end of the previous item.
+            let ignored = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|l| {
+                    let l = l.trim();
+                    !l.is_empty() && !l.ends_with('}') && !l.ends_with(';')
+                })
+                .any(|l| l.trim_start().starts_with("#[ignore"));
+            fns.push((name, ignored));
+        }
+    }
+    fns
+}
+
+fn rel(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// Runs the check; returns how many rows it checked against code.
+pub fn check() -> Result<usize> {
+    banner(&format!(
+        "the catalogue ({PAGE}) against the code, both ways"
+    ));
+    let page = std::fs::read_to_string(root().join(PAGE)).map_err(|e| format!("{PAGE}: {e}"))?;
+    let rows = rows(&page)?;
+    let files = test_files();
+    let all_fns = test_fns(&files);
+    let mut problems = Vec::new();
+    let mut ids = BTreeSet::new();
+    let mut written = 0;
+
+    for row in &rows {
+        if !ids.insert(row.id.clone()) {
+            problems.push(format!("{}: two rows", row.id));
+        }
+        if !matches!(row.kind.as_str(), "bug" | "fix" | "fact") {
+            problems.push(format!(
+                "{}: kind `{}` is not bug, fix or fact",
+                row.id, row.kind
+            ));
+        }
+        let stage_dir = root().join(&row.stage);
+        if !stage_dir.join("Cargo.toml").exists() {
+            if let Some(test) = &row.test {
+                problems.push(format!(
+                    "{}: names {test}, but its stage {} does not exist yet (write *coming*)",
+                    row.id, row.stage
+                ));
+            }
+            continue;
+        }
+        written += 1;
+        let Some(test) = &row.test else {
+            problems.push(format!(
+                "{}: the stage {} exists, but the row's test says *coming*",
+                row.id, row.stage
+            ));
+            continue;
+        };
+        let file_name = Path::new(test)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !root().join(test).exists() {
+            problems.push(format!(
+                "{} {}: its test file {test} is missing",
+                row.id, row.name
+            ));
+        } else if !test.starts_with(&format!("{}/tests/", row.stage))
+            || !file_name.starts_with(&format!("{}_", row.id.to_ascii_lowercase()))
+        {
+            problems.push(format!(
+                "{}: its test file {test} is not {}/tests/{}_….rs",
+                row.id,
+                row.stage,
+                row.id.to_ascii_lowercase()
+            ));
+        }
+        if row.kind == "bug" {
+            let prefix = row.prefix();
+            let stage_files: Vec<PathBuf> = files
+                .iter()
+                .filter(|f| f.starts_with(&stage_dir))
+                .cloned()
+                .collect();
+            let stage_fns = test_fns(&stage_files);
+            let has = |fns: &[(String, bool)], name: &str, ignored: bool| {
+                fns.iter()
+                    .any(|(f, ig)| *ig == ignored && (f == name || f.starts_with(name)))
+            };
+            if !has(&stage_fns, &format!("{prefix}_reproduces"), false) {
+                problems.push(format!(
+                    "{} (bug): no `{prefix}_reproduces` test in {}/tests",
+                    row.id, row.stage
+                ));
+            }
+            if !has(&stage_fns, &format!("{prefix}_on_"), true) {
+                problems.push(format!(
+                    "{} (bug): no ignored `{prefix}_on_<file>` test in {}/tests",
+                    row.id, row.stage
+                ));
+            }
+            if !has(&all_fns, &format!("{prefix}_fixed"), false) {
+                problems.push(format!(
+                    "{} (bug): no `{prefix}_fixed` test in any stage",
+                    row.id
+                ));
+            }
+        }
+    }
+
+    // The other way: every test file named after an ID has a row.
+    for file in &files {
+        let name = file.file_stem().unwrap_or_default().to_string_lossy();
+        let Some(id) = name.split('_').next().and_then(id_of) else {
+            continue;
+        };
+        if !ids.contains(&id) {
+            problems.push(format!(
+                "{} is named after {id}, which has no row in {PAGE}",
+                rel(file)
+            ));
+        }
+    }
+
+    if problems.is_empty() {
+        println!(
+            "{} rows, {written} of them in stages that exist: every test is there",
+            rows.len()
+        );
+        Ok(written)
+    } else {
+        Err(format!(
+            "the catalogue and the code disagree ({} problem(s)):\n  {}",
+            problems.len(),
+            problems.join("\n  ")
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_read_from_the_table() {
+        let page = "\
+| ID | Name | Kind | Stage | What | Test | Chapter |
+|---|---|---|---|---|---|---|
+| C1 | `lost_wakeup` | bug | `condvar-timer` | lost | `condvar-timer/tests/c1_lost_wakeup.rs` | [3](ch03.md) |
+| W2 | `cursor_race` | bug | `wheel` | late | *coming* | [7](ch07.md) |
+";
+        let rows = rows(page).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].prefix(), "c1_lost_wakeup");
+        assert_eq!(rows[0].stage, "condvar-timer");
+        assert_eq!(
+            rows[0].test.as_deref(),
+            Some("condvar-timer/tests/c1_lost_wakeup.rs")
+        );
+        assert_eq!(rows[1].test, None);
+    }
+
+    #[test]
+    fn ids_are_letters_then_digits() {
+        assert_eq!(id_of("t10").as_deref(), Some("T10"));
+        assert_eq!(id_of("bad"), None);
+        assert_eq!(id_of("10"), None);
+        assert_eq!(id_of("loom"), None);
+    }
+
+    #[test]
+    fn the_catalogue_matches_the_code() {
+        check().unwrap();
+    }
+}
