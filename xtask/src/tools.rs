@@ -80,39 +80,57 @@ fn installed_version(name: &str) -> Option<String> {
 
 /// Installs every tool that is missing or at another version.
 pub fn ensure() -> Result {
-    for t in TOOLS {
-        match installed_version(t.name) {
-            Some(v) if v == t.version => {
-                println!("{} {} is installed", t.name, t.version);
-                continue;
-            }
-            found => {
-                banner(&format!(
-                    "installing {} {}: {} (found: {})",
-                    t.name,
-                    t.version,
-                    t.why,
-                    found.as_deref().unwrap_or("none")
-                ));
-                println!(
-                    "into {} (this compiles it once, a few minutes)",
-                    cargo_bin_dir().display()
-                );
-                Cmd::cargo(&["install", "--locked", t.name, "--version", t.version]).run()?;
-                match installed_version(t.name) {
-                    Some(v) if v == t.version => {}
-                    other => {
-                        return Err(format!(
-                            "installed {} {} but `{} --version` reports {}",
-                            t.name,
-                            t.version,
-                            t.name,
-                            other.as_deref().unwrap_or("nothing")
-                        ));
-                    }
-                }
-            }
+    TOOLS.iter().try_for_each(install)
+}
+
+/// Installs one of [`TOOLS`], by name, if it is missing or at another
+/// version (`serve` needs mdBook alone; link checking is for `book`).
+pub fn ensure_one(name: &str) -> Result {
+    let t = TOOLS
+        .iter()
+        .find(|t| t.name == name)
+        .ok_or_else(|| format!("`{name}` is not one of the book's tools"))?;
+    install(t)
+}
+
+/// True if the tool runs and reports its pinned version.
+pub fn is_current(name: &str) -> bool {
+    TOOLS
+        .iter()
+        .find(|t| t.name == name)
+        .is_some_and(|t| installed_version(t.name).as_deref() == Some(t.version))
+}
+
+/// Installs one tool with `cargo install --locked` unless it is there at
+/// its pinned version.
+fn install(t: &Tool) -> Result {
+    let found = match installed_version(t.name) {
+        Some(v) if v == t.version => {
+            println!("{} {} is installed", t.name, t.version);
+            return Ok(());
         }
+        found => found,
+    };
+    banner(&format!(
+        "installing {} {}: {} (found: {})",
+        t.name,
+        t.version,
+        t.why,
+        found.as_deref().unwrap_or("none")
+    ));
+    println!(
+        "into {} (this compiles it once, a few minutes)",
+        cargo_bin_dir().display()
+    );
+    Cmd::cargo(&["install", "--locked", t.name, "--version", t.version]).run()?;
+    match installed_version(t.name) {
+        Some(v) if v == t.version => Ok(()),
+        other => Err(format!(
+            "installed {} {} but `{} --version` reports {}",
+            t.name,
+            t.version,
+            t.name,
+            other.as_deref().unwrap_or("nothing")
+        )),
     }
-    Ok(())
 }
