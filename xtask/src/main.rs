@@ -21,6 +21,7 @@ mod ftf;
 mod generators;
 mod json;
 mod loom;
+mod screenshots;
 mod timelines;
 mod tools;
 
@@ -41,6 +42,10 @@ cargo xtask <command>
   tools       install the pinned book tools (mdbook, mdbook-linkcheck2) if needed
   timelines [--only NAME] [--out DIR]
               regenerate the book's generated assets (book/src/generated) from real runs
+  screenshots [--out DIR] [--only NAME]
+              build the book and take a full-page PNG of every chapter with headless
+              Chromium (default target/screenshots/), naming broken or shrunk pictures
+              and code or tables wider than the page
 ";
 
 fn main() -> ExitCode {
@@ -86,6 +91,14 @@ fn dispatch(args: &[String]) -> cmd::Result {
             flags.done()?;
             timelines::check_out(&out)?;
             timelines::run(&out, only.as_deref())
+        }
+        "screenshots" => {
+            let only = flags.value("--only");
+            let out = flags
+                .value("--out")
+                .unwrap_or_else(|| screenshots::DEFAULT_OUT.to_string());
+            flags.done()?;
+            screenshots::run(&out, only.as_deref())
         }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
