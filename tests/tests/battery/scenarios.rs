@@ -1,5 +1,5 @@
 //! The scenarios: each runs one version of the timer through one situation
-//! from the curriculum and judges what happened.
+//! the book describes, and judges what happened.
 
 use std::thread;
 
