@@ -1,10 +1,13 @@
 //! A counting semaphore built from a mutex, a condition variable and a
 //! counter: the one helper the "something has changed" timer needs.
 //!
-//! A bare condvar forgets a notify that nobody was waiting for: that is the
-//! lost wake-up of C1. The counter is the memory. `notify` adds one to it
-//! before it signals, and a waiter looks at the counter before it sleeps, so
-//! a notify that came first is still there when the wait begins.
+//! A bare condvar forgets a notify that nobody was waiting for. That is
+//! harmless when the waiter checks its condition under the condvar's own
+//! mutex; racy.rs lost a wake-up (C1) because its thread checked the queue
+//! under one lock and waited under another. Here the counter is the
+//! condition, kept under the condvar's mutex: `notify` adds one to it before
+//! it signals, and a waiter looks at the counter before it sleeps, so a
+//! notify that came first is still there when the wait begins.
 
 use std::time::Instant;
 

@@ -211,8 +211,8 @@ impl TimerQueue {
         let Some(handler) = handler else {
             return false;
         };
-        // The husk keeps its place and deadline in the heap (removing it
-        // would mean a search); the handler moves to a new item, due now.
+        // As in the C++ queue: the husk stays in the heap with its old
+        // deadline, and the handler moves to a new item, due now.
         state.push(now, id, true, Some(handler));
         drop(state);
         self.shared.check_work.notify();

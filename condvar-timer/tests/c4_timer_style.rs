@@ -90,8 +90,9 @@ fn c4_timer_style_runs_tasks_outside_the_lock() {
     let timer = Arc::new(Timer::new(&name).unwrap());
     let rec = Recorder::new();
     // A task that schedules another task takes the timer's lock from the
-    // timer thread. Were tasks run under the lock, this would deadlock
-    // (std's Mutex is not reentrant).
+    // timer thread. Were tasks run under the lock, that thread would lock a
+    // mutex it already holds, which std's `Mutex::lock` says might panic or
+    // deadlock: either way this test would fail.
     let (inner_timer, r) = (Arc::clone(&timer), rec.clone());
     timer
         .schedule(ms(0), move || {
