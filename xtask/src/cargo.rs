@@ -1,9 +1,11 @@
 //! What the workspace holds, asked of cargo itself: its packages and their
 //! targets (`cargo metadata`), and the test executables a build produced
-//! (`--message-format=json`).
+//! (`--message-format=json`). Both are read with `cargo_metadata`, whose
+//! types follow cargo's own.
 
-use crate::cmd::{Cmd, Result};
-use crate::json::Json;
+use crate::cmd::{Cmd, Result, describe};
+use cargo_metadata::{Message, MetadataCommand};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// A workspace member.
@@ -44,35 +46,41 @@ impl Package {
     }
 }
 
-/// The workspace members, as `cargo metadata --no-deps` lists them.
+/// The workspace members, as `cargo metadata --no-deps` lists them, in
+/// teaching order.
 pub fn workspace() -> Result<Vec<Package>> {
-    let text = Cmd::cargo(&["metadata", "--format-version", "1", "--no-deps"]).read()?;
-    let meta = Json::parse(&text)?;
-    let mut packages = Vec::new();
-    for p in meta.get("packages").items() {
-        let manifest = PathBuf::from(p.get("manifest_path").as_str().unwrap_or_default());
-        packages.push(Package {
-            id: p.get("id").as_str().unwrap_or_default().to_string(),
-            name: p.get("name").as_str().unwrap_or_default().to_string(),
-            dir: manifest.parent().map(PathBuf::from).unwrap_or_default(),
+    let meta = MetadataCommand::new()
+        .cargo_path(crate::cmd::cargo_bin())
+        .manifest_path(crate::cmd::root().join("Cargo.toml"))
+        .no_deps()
+        .exec()
+        .map_err(|e| e.to_string())?;
+    let mut packages: Vec<Package> = meta
+        .packages
+        .into_iter()
+        .map(|p| Package {
+            dir: p
+                .manifest_path
+                .parent()
+                .map(PathBuf::from)
+                .unwrap_or_default(),
+            id: p.id.repr,
+            name: p.name.to_string(),
             targets: p
-                .get("targets")
-                .items()
-                .iter()
+                .targets
+                .into_iter()
                 .map(|t| Target {
-                    name: t.get("name").as_str().unwrap_or_default().to_string(),
-                    kinds: t
-                        .get("kind")
-                        .items()
-                        .iter()
-                        .filter_map(|k| k.as_str().map(String::from))
-                        .collect(),
+                    name: t.name,
+                    kinds: t.kind.iter().map(ToString::to_string).collect(),
                 })
                 .collect(),
-        });
-    }
-    // Teaching order: as the root Cargo.toml lists the members.
-    let order = member_order();
+        })
+        .collect();
+    // Teaching order: as the root Cargo.toml lists the members. cargo
+    // reports them in the order it found them, path dependencies first
+    // (`kit` before `sleep-based`), so its `workspace_members` will not do.
+    let text = std::fs::read_to_string(crate::cmd::root().join("Cargo.toml")).unwrap_or_default();
+    let order = member_order(&text);
     packages.sort_by_key(|p| {
         let dir = p.dir.strip_prefix(crate::cmd::root()).unwrap_or(&p.dir);
         order
@@ -83,19 +91,28 @@ pub fn workspace() -> Result<Vec<Package>> {
     Ok(packages)
 }
 
-/// The `members = [...]` of the root Cargo.toml, in the order written.
-fn member_order() -> Vec<String> {
-    let text = std::fs::read_to_string(crate::cmd::root().join("Cargo.toml")).unwrap_or_default();
-    let Some(start) = text.find("members") else {
+/// The `members = [...]` of a root Cargo.toml, in the order written: the
+/// one TOML value this crate reads itself, not worth a TOML parser.
+fn member_order(manifest: &str) -> Vec<String> {
+    let Some(start) = manifest
+        .lines()
+        .position(|l| l.trim_start().starts_with("members") && l.contains('='))
+    else {
         return Vec::new();
     };
-    let list = &text[start..];
-    let list = &list[..list.find(']').unwrap_or(list.len())];
-    list.lines()
-        .map(|l| l.split('#').next().unwrap_or_default())
-        .flat_map(|l| l.split('"').skip(1).step_by(2))
-        .map(String::from)
-        .collect()
+    let mut members = Vec::new();
+    for line in manifest.lines().skip(start) {
+        let line = line.split('#').next().unwrap_or_default();
+        let (line, end) = match line.split_once(']') {
+            Some((before, _)) => (before, true),
+            None => (line, false),
+        };
+        members.extend(line.split('"').skip(1).step_by(2).map(String::from));
+        if end {
+            break;
+        }
+    }
+    members
 }
 
 /// A test executable cargo built.
@@ -132,39 +149,53 @@ impl TestExe {
 }
 
 /// Runs a `cargo test ... --no-run --message-format=json` build and returns
-/// the test executables it produced, in build order.
+/// the test executables it produced, in build order. The compiler's
+/// warnings and errors are printed as cargo would have printed them.
 pub fn test_executables(build: Cmd, packages: &[Package]) -> Result<Vec<TestExe>> {
     println!("$ {}", build.display());
-    let text = build.read()?;
+    let mut child = build.spawn_reading()?;
+    let stdout = child.stdout.take().expect("spawn_reading pipes stdout");
     let mut exes = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with('{')) {
-        let msg = Json::parse(line)?;
-        if msg.get("reason").as_str() != Some("compiler-artifact")
-            || msg.get("profile").get("test") != &Json::Bool(true)
-        {
-            continue;
-        }
-        let Some(path) = msg.get("executable").as_str() else {
+    for message in Message::parse_stream(BufReader::new(stdout)) {
+        let message = message.map_err(|e| format!("`{}`: {e}", build.display()))?;
+        let artifact = match message {
+            Message::CompilerArtifact(artifact) => artifact,
+            Message::CompilerMessage(msg) => {
+                if let Some(rendered) = &msg.message.rendered {
+                    eprint!("{rendered}");
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let Some(path) = artifact.executable.filter(|_| artifact.profile.test) else {
             continue;
         };
-        let id = msg.get("package_id").as_str().unwrap_or_default();
-        let Some(package) = packages.iter().find(|p| p.id == id) else {
+        let Some(package) = packages.iter().find(|p| p.id == artifact.package_id.repr) else {
             continue;
         };
-        let target = msg.get("target");
         exes.push(TestExe {
             package: package.name.clone(),
             package_dir: package.dir.clone(),
-            target: target.get("name").as_str().unwrap_or_default().to_string(),
-            kind: target
-                .get("kind")
-                .items()
+            target: artifact.target.name,
+            kind: artifact
+                .target
+                .kind
                 .first()
-                .and_then(Json::as_str)
-                .unwrap_or_default()
-                .to_string(),
-            path: PathBuf::from(path),
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            path: path.into(),
         });
+    }
+    let status = child
+        .wait()
+        .map_err(|e| format!("`{}`: {e}", build.display()))?;
+    if !status.success() {
+        return Err(format!(
+            "`{}` failed ({})",
+            build.display(),
+            describe(status)
+        ));
     }
     Ok(exes)
 }
@@ -179,4 +210,43 @@ pub fn ignored_tests(exe: &TestExe) -> Result<Vec<String>> {
         .filter_map(|l| l.strip_suffix(": test"))
         .map(String::from)
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_in_the_order_written() {
+        let manifest = r#"
+[workspace]
+resolver = "3"
+# The stages, in teaching order: members below.
+members = [
+    "naive",
+    "sleep-based", # the second stage
+    # "not-yet",
+    "kit", "xtask",
+]
+default-members = ["kit"]
+"#;
+        assert_eq!(
+            member_order(manifest),
+            ["naive", "sleep-based", "kit", "xtask"]
+        );
+        assert_eq!(member_order(r#"members = ["a", "b"]"#), ["a", "b"]);
+    }
+
+    #[test]
+    fn the_root_manifest_lists_every_package() {
+        let packages = workspace().unwrap();
+        let text = std::fs::read_to_string(crate::cmd::root().join("Cargo.toml")).unwrap();
+        let names: Vec<_> = packages
+            .iter()
+            .map(|p| p.dir.strip_prefix(crate::cmd::root()).unwrap().to_owned())
+            .collect();
+        let order: Vec<PathBuf> = member_order(&text).iter().map(PathBuf::from).collect();
+        assert_eq!(names, order);
+        assert!(packages.iter().any(|p| p.has("bin", "xtask")));
+    }
 }

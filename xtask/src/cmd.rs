@@ -1,10 +1,14 @@
 //! Running commands: print each one as a student would type it, run it from
 //! the workspace root, and turn a failure into a message that says what failed.
+//!
+//! Not `xshell`: it would replace only [`Cmd::run`] and [`Cmd::read`]; it
+//! prints commands without their environment, and has no captured run with
+//! both outputs interleaved and a time limit ([`Cmd::capture`]).
 
 use std::ffi::OsStr;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// Every xtask failure is a message for the person reading the log.
@@ -142,10 +146,23 @@ impl Cmd {
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 
+    /// Starts it with its standard output piped to us, to be read as it
+    /// comes; its standard error goes to the terminal. The caller waits for
+    /// it and judges its exit status.
+    pub fn spawn_reading(&self) -> Result<Child> {
+        self.command()
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("could not start `{}`: {e}", self.display()))
+    }
+
     /// Runs it with both outputs captured together (in order, as a terminal
     /// would show them), killing it after `limit`. Never fails on the exit
     /// status: the caller judges it.
     pub fn capture(&self, limit: Duration) -> Result<Captured> {
+        // A file, not a pipe: a killed `cargo test` may leave its test
+        // binary holding a pipe open, and a file needs no reader thread.
         let dir = root().join("target").join("xtask");
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join(format!("capture-{}-{}.log", std::process::id(), unique()));
@@ -228,7 +245,12 @@ pub fn quote(word: &str) -> String {
     if plain {
         word.to_string()
     } else {
-        format!("\"{}\"", word.replace('\\', "\\\\").replace('"', "\\\""))
+        let escaped = word
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace('$', "\\$")
+            .replace('`', "\\`");
+        format!("\"{escaped}\"")
     }
 }
 
@@ -259,6 +281,10 @@ mod tests {
         assert_eq!(
             c.display(),
             "RUSTFLAGS=\"--cfg loom\" cargo test --workspace"
+        );
+        assert_eq!(
+            quote("a $HOME `x` \"q\""),
+            "\"a \\$HOME \\`x\\` \\\"q\\\"\""
         );
     }
 

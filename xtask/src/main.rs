@@ -19,7 +19,6 @@ mod cmd;
 mod exercise;
 mod ftf;
 mod generators;
-mod json;
 mod loom;
 mod screenshots;
 mod timelines;
