@@ -1,5 +1,6 @@
 //! Project automation for the workspace, run as `cargo xtask <command>` (the
-//! alias lives in `.cargo/config.toml`). Standard library only.
+//! alias lives in `.cargo/config.toml`). Metadata comes from
+//! `cargo_metadata`, flags from `pico-args`; the rest is the standard library.
 //!
 //! - `ci`: everything CI runs (rustfmt, clippy, the tests, the
 //!   failing-then-fixed check, the loom models, the book, the benches' build);
@@ -64,39 +65,42 @@ fn dispatch(args: &[String]) -> cmd::Result {
         print!("{USAGE}");
         return Ok(());
     };
-    let mut flags = Flags::new(rest);
+    let mut flags = pico_args::Arguments::from_vec(rest.iter().map(Into::into).collect());
+    let bad = |e: pico_args::Error| format!("{e}\n\n{USAGE}");
     match command.as_str() {
-        "ci" => flags.done().and_then(|()| ci::run()),
+        "ci" => done(flags).and_then(|()| ci::run()),
         "exercise" => exercise::run(rest),
-        "catalogue" => flags.done().and_then(|()| catalogue::check().map(|_| ())),
-        "ftf" => flags.done().and_then(|()| ftf::run().map(|_| ())),
-        "loom" => flags.done().and_then(|()| loom::run().map(|_| ())),
-        "book" => flags.done().and_then(|()| book::build()),
-        "tools" => flags.done().and_then(|()| tools::ensure()),
+        "catalogue" => done(flags).and_then(|()| catalogue::check().map(|_| ())),
+        "ftf" => done(flags).and_then(|()| ftf::run().map(|_| ())),
+        "loom" => done(flags).and_then(|()| loom::run().map(|_| ())),
+        "book" => done(flags).and_then(|()| book::build()),
+        "tools" => done(flags).and_then(|()| tools::ensure()),
         "serve" => {
-            let open = !flags.switch("--no-open");
-            let port = match flags.value("--port") {
-                Some(p) => p.parse().map_err(|_| format!("--port {p}: not a port"))?,
-                None => 3000,
-            };
-            flags.done()?;
+            let open = !flags.contains("--no-open");
+            let port: u16 = flags
+                .opt_value_from_str("--port")
+                .map_err(bad)?
+                .unwrap_or(3000);
+            done(flags)?;
             book::serve(open, port)
         }
         "timelines" => {
-            let only = flags.value("--only");
-            let out = flags
-                .value("--out")
+            let only: Option<String> = flags.opt_value_from_str("--only").map_err(bad)?;
+            let out: String = flags
+                .opt_value_from_str("--out")
+                .map_err(bad)?
                 .unwrap_or_else(|| "book/src/generated".to_string());
-            flags.done()?;
+            done(flags)?;
             timelines::check_out(&out)?;
             timelines::run(&out, only.as_deref())
         }
         "screenshots" => {
-            let only = flags.value("--only");
-            let out = flags
-                .value("--out")
+            let only: Option<String> = flags.opt_value_from_str("--only").map_err(bad)?;
+            let out: String = flags
+                .opt_value_from_str("--out")
+                .map_err(bad)?
                 .unwrap_or_else(|| screenshots::DEFAULT_OUT.to_string());
-            flags.done()?;
+            done(flags)?;
             screenshots::run(&out, only.as_deref())
         }
         "help" | "--help" | "-h" => {
@@ -107,44 +111,19 @@ fn dispatch(args: &[String]) -> cmd::Result {
     }
 }
 
-/// The flags after the command; each one read is crossed off, and any left
-/// over is an error.
-struct Flags {
-    left: Vec<String>,
-}
-
-impl Flags {
-    fn new(args: &[String]) -> Flags {
-        Flags {
-            left: args.to_vec(),
-        }
-    }
-
-    fn switch(&mut self, name: &str) -> bool {
-        let before = self.left.len();
-        self.left.retain(|a| a != name);
-        self.left.len() != before
-    }
-
-    fn value(&mut self, name: &str) -> Option<String> {
-        let at = self.left.iter().position(|a| a == name)?;
-        if at + 1 < self.left.len() {
-            let value = self.left.remove(at + 1);
-            self.left.remove(at);
-            Some(value)
-        } else {
-            None
-        }
-    }
-
-    fn done(&self) -> cmd::Result {
-        if self.left.is_empty() {
-            Ok(())
-        } else {
-            Err(format!(
-                "unexpected argument(s): {}\n\n{USAGE}",
-                self.left.join(" ")
-            ))
-        }
+/// Fails naming any argument left over after a command took its flags.
+fn done(flags: pico_args::Arguments) -> cmd::Result {
+    let left = flags.finish();
+    if left.is_empty() {
+        Ok(())
+    } else {
+        let left: Vec<String> = left
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        Err(format!(
+            "unexpected argument(s): {}\n\n{USAGE}",
+            left.join(" ")
+        ))
     }
 }
