@@ -141,6 +141,7 @@ fn main_loop(shared: &Shared) {
             (entry.task)();
             continue;
         }
+        // ANCHOR: window
         // P3: the flag was read at the top of the loop, and we are not
         // waiting yet. A cancel now notifies nobody, and we then wait for
         // this entry's deadline.
@@ -153,6 +154,7 @@ fn main_loop(shared: &Shared) {
             .wakeup
             .wait_timeout(monitor, entry.deadline - now)
             .unwrap_or_else(PoisonError::into_inner);
+        // ANCHOR_END: window
         drop(monitor);
         shared.queue.put_back(entry);
     }
