@@ -1,0 +1,168 @@
+//! The cost of one `schedule` call on the finished Timer, next to two peers
+//! in the same run: `scheduled-thread-pool`'s `execute_after` (crates.io,
+//! one worker) and stage 3's `condvar_timer::timer_style::Timer`.
+//!
+//! One group per queue size, `timer_schedule/pending_<n>`: every timed call
+//! finds between `n` and `2n - 1` tasks pending (due hours away, never
+//! run), with `n` = 2^10 + 1, 2^17 + 1 and 2^20 + 1 (about 10^3, 10^5 and
+//! 10^6). Each timed call adds a task due later than the head, so no call
+//! wakes the timer thread: what is measured is the clock read, the
+//! allocation (if any), the lock and the heap push.
+//!
+//! A timer is filled with `n` tasks (not timed), takes timed calls until it
+//! holds `2n - 1`, and is then replaced by a freshly filled one (dropping it
+//! is not timed either). All three queues keep their tasks in `Vec`s that
+//! double from empty, so after `2^k + 1` pushes they have room for `2^(k+1)`:
+//! no timed call pays for a `Vec`'s growth, a cost a long-lived timer at a
+//! steady size never pays either.
+//!
+//! ```text
+//! cargo bench -p interrupt-cancel --bench timer_schedule
+//! ```
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use interrupt_cancel::timer::{TaskHandle, Timer};
+use scheduled_thread_pool::{JobHandle, OnPoolDropBehavior, ScheduledThreadPool};
+
+/// Far enough that no task comes due during a run.
+const FAR: Duration = Duration::from_secs(100 * 3600);
+
+/// `2^k + 1`: see the module docs.
+const SIZES: [usize; 3] = [(1 << 10) + 1, (1 << 17) + 1, (1 << 20) + 1];
+
+/// A timer filled with `n` pending tasks, and the handles of every task
+/// scheduled on it so far (kept, as a caller that may cancel keeps them).
+struct Filled<T, H> {
+    timer: T,
+    handles: Vec<H>,
+}
+
+/// Times `iters` calls of `schedule`. The calls go to the current filled
+/// timer until it holds `2n - 1` tasks; then it is replaced by a fresh one
+/// filled with `n` (not timed). So every call finds between `n` and
+/// `2n - 2` tasks pending, and there is one fill per `n - 1` calls, whatever
+/// the batches criterion asks for.
+fn time_calls<T, H>(
+    current: &mut Option<Filled<T, H>>,
+    iters: u64,
+    n: usize,
+    make: &impl Fn() -> T,
+    schedule: &impl Fn(&T) -> H,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    let mut left = iters as usize;
+    while left > 0 {
+        if current
+            .as_ref()
+            .is_none_or(|f| f.handles.len() >= 2 * n - 1)
+        {
+            *current = None; // drop the full one first: memory
+            let timer = make();
+            let mut handles = Vec::with_capacity(2 * n);
+            handles.extend((0..n).map(|_| schedule(&timer)));
+            *current = Some(Filled { timer, handles });
+        }
+        let filled = current.as_mut().expect("just filled");
+        let batch = left.min(2 * n - 1 - filled.handles.len());
+        let start = Instant::now();
+        for _ in 0..batch {
+            filled.handles.push(schedule(black_box(&filled.timer)));
+        }
+        total += start.elapsed();
+        left -= batch;
+    }
+    total
+}
+
+/// A one-worker pool that discards its pending jobs when dropped. Its drop
+/// does not join the worker, so ours waits for the worker to be gone: the
+/// next batch is then timed on a quiet machine, as for the two timers
+/// (whose drops join).
+struct Pool {
+    pool: Option<ScheduledThreadPool>,
+    name: String,
+}
+
+impl Pool {
+    fn new() -> Pool {
+        let prefix = kit::threads::unique_name("bstp");
+        let pattern = format!("{prefix}-{{}}");
+        let pool = ScheduledThreadPool::builder()
+            .num_threads(1)
+            .thread_name_pattern(&pattern)
+            .on_drop_behavior(OnPoolDropBehavior::DiscardPendingScheduled)
+            .build();
+        Pool {
+            pool: Some(pool),
+            name: format!("{prefix}-0"),
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        drop(self.pool.take()); // tells the worker to stop
+        assert!(
+            kit::threads::gone_within(&self.name, Duration::from_secs(30)),
+            "the pool's worker {} did not stop",
+            self.name
+        );
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    for pending in SIZES {
+        let mut g = c.benchmark_group(format!("timer_schedule/pending_{pending}"));
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(1));
+        let mut current = None;
+        g.bench_function("interrupt_cancel_timer", move |b| {
+            b.iter_custom(|iters| {
+                time_calls(
+                    &mut current,
+                    iters,
+                    pending,
+                    &|| Timer::new("bench-ic").unwrap(),
+                    &|t: &Timer| -> TaskHandle { t.schedule(FAR, || {}).expect("fits") },
+                )
+            })
+        });
+        let mut current = None;
+        g.bench_function("scheduled_thread_pool", move |b| {
+            b.iter_custom(|iters| {
+                time_calls(
+                    &mut current,
+                    iters,
+                    pending,
+                    &Pool::new,
+                    &|p: &Pool| -> JobHandle {
+                        p.pool
+                            .as_ref()
+                            .expect("not dropped yet")
+                            .execute_after(FAR, || {})
+                    },
+                )
+            })
+        });
+        let mut current = None;
+        g.bench_function("condvar_timer_style", move |b| {
+            b.iter_custom(|iters| {
+                time_calls(
+                    &mut current,
+                    iters,
+                    pending,
+                    &|| condvar_timer::timer_style::Timer::new("bench-c4").unwrap(),
+                    &|t: &condvar_timer::timer_style::Timer| t.schedule(FAR, || {}).expect("fits"),
+                )
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(timer_schedule, benches);
+criterion_main!(timer_schedule);
