@@ -270,7 +270,7 @@ impl Drop for Blocked<'_> {
 }
 
 thread_local! {
-    static CURRENT: RefCell<Option<InterruptToken>> = RefCell::new(None);
+    static CURRENT: RefCell<Option<InterruptToken>> = const { RefCell::new(None) };
 }
 
 /// The calling thread's token, if it was given one with

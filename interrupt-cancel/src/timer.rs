@@ -85,8 +85,10 @@ enum Repeat {
 /// nothing.
 enum Work {
     Once(Box<dyn FnOnce() + Send>),
-    Every(Box<dyn FnMut() + Send>),
+    Every(Repeating),
 }
+
+type Repeating = Box<dyn FnMut() + Send>;
 
 // ANCHOR: slot
 /// One task's slot in the table. The timer's one lock guards it all.
@@ -853,7 +855,7 @@ fn run(
     token: &InterruptToken,
     slot: usize,
     work: Work,
-) -> Result<Option<Box<dyn FnMut() + Send>>, Box<dyn Any + Send>> {
+) -> Result<Option<Repeating>, Box<dyn Any + Send>> {
     *shared.running.lock() = Some(slot);
     let outcome = panic::catch_unwind(AssertUnwindSafe(move || match work {
         Work::Once(task) => {
@@ -896,7 +898,7 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
 fn reschedule(
     state: &mut State,
     slot: usize,
-    again: Option<Box<dyn FnMut() + Send>>,
+    again: Option<Repeating>,
     due: Instant,
     started: Instant,
 ) -> Option<Work> {
