@@ -21,6 +21,18 @@ fn progression_matrix() {
             heading: "S1 / C1 earlier task arrives in the window",
             run: scenarios::earlier_task_in_the_window,
         },
+        Column {
+            heading: "P1 cancel when idle",
+            run: scenarios::cancel_when_idle,
+        },
+        Column {
+            heading: "P2 cancel while waiting",
+            run: scenarios::cancel_while_waiting,
+        },
+        Column {
+            heading: "P3 cancel between check and wait",
+            run: scenarios::cancel_in_the_gap,
+        },
     ];
     let rows = matrix::run(&versions, &columns);
     println!("{}", matrix::details(&versions, &columns, &rows));

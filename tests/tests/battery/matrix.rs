@@ -41,6 +41,7 @@ fn cell(outcome: &Outcome) -> String {
         Verdict::Bug(id) => format!("**bug {id}**"),
         Verdict::Ok => "ok".to_owned(),
         Verdict::Unclear => "unclear".to_owned(),
+        Verdict::NotApplicable => "n/a".to_owned(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The scenarios: each runs one version of the timer through one situation
 //! the book describes, and judges what happened.
 
+use std::sync::Arc;
 use std::thread;
 
 use kit::pause::Pause;
@@ -19,6 +20,8 @@ pub enum Verdict {
     /// Neither clearly: the numbers fell between the bug and the fix (a
     /// machine far too loaded, or a scenario that needs a longer scale).
     Unclear,
+    /// The scenario does not apply to this version.
+    NotApplicable,
 }
 
 /// A verdict, and the numbers behind it.
@@ -131,5 +134,143 @@ pub fn earlier_task_in_the_window(version: &Version) -> Outcome {
         verdict,
         detail,
         joined,
+    }
+}
+
+/// The three ways a cancel can meet the timer thread, the columns P1, P2
+/// and P3.
+#[derive(Clone, Copy)]
+enum Cancel {
+    /// The queue is empty and the thread is about to block (P1).
+    WhenIdle,
+    /// A task is due far out and the thread is about to wait for it (P2).
+    WhileWaiting,
+    /// The thread has read its flag and looked at the far task, and is not
+    /// waiting yet (P3); only versions with `cancel`.
+    InTheGap,
+}
+
+/// How far out the queued task is due: the Java Timer article's 10 hours.
+const FAR_MS: u64 = 1000;
+/// How soon after the cancel the thread must be gone.
+const STOPS_WITHIN_MS: u64 = 500;
+
+/// P1 `cancel_hangs_idle`: cancel a timer whose queue is empty.
+pub fn cancel_when_idle(version: &Version) -> Outcome {
+    cancel(version, Cancel::WhenIdle)
+}
+
+/// P2 `cancel_waits_for_deadline`: cancel a timer waiting for a far task.
+pub fn cancel_while_waiting(version: &Version) -> Outcome {
+    cancel(version, Cancel::WhileWaiting)
+}
+
+/// P3 `cancel_notify_race`: cancel between the thread's flag check and its
+/// wait.
+pub fn cancel_in_the_gap(version: &Version) -> Outcome {
+    cancel(version, Cancel::InTheGap)
+}
+
+/// Holds the thread at the case's point, cancels from a client thread (or,
+/// for the versions before stage 4, drops the timer there: that is how they
+/// stop), lets the thread go, and sees whether it is gone soon after.
+fn cancel(version: &Version, case: Cancel) -> Outcome {
+    let stop = version.stop;
+    let (point, far, bug) = match case {
+        Cancel::WhenIdle => (stop.idle, false, "P1"),
+        Cancel::WhileWaiting => (stop.wait, true, "P2"),
+        Cancel::InTheGap if stop.cancel => (stop.gap, true, "P3"),
+        Cancel::InTheGap => {
+            return Outcome {
+                verdict: Verdict::NotApplicable,
+                detail: "no cancel: stops only when dropped".to_owned(),
+                joined: true,
+            };
+        }
+    };
+    let name = unique_name("pm-p");
+    let rec = Recorder::new();
+    let pause = point.map(|p| Pause::arm(p, &name));
+    let gate = stop.gate.filter(|_| far).map(|g| Pause::arm(g, &name));
+    let mut timer = Some(Arc::new((version.start)(&name)));
+
+    let (verdict, detail) = thread::scope(|s| {
+        if let Some(gate) = &gate {
+            gate.wait_reached();
+        }
+        // From its own thread: where the thread will hold the lock the
+        // client needs, `schedule` waits for the release.
+        let scheduler = far.then(|| {
+            let (t, r) = (Arc::clone(timer.as_ref().expect("the timer")), rec.clone());
+            s.spawn(move || {
+                t.schedule(
+                    ms(FAR_MS),
+                    Box::new(move || {
+                        r.record("far task ran");
+                    }),
+                );
+            })
+        });
+        if let (Some(gate), Some(scheduler)) = (gate, &scheduler) {
+            // The gated versions notify under the monitor they hold at
+            // `wait`: the far task goes in while the thread is before `take`.
+            while !scheduler.is_finished() {
+                thread::yield_now();
+            }
+            gate.release();
+        }
+        if let Some(pause) = &pause
+            && !pause.reached_within(ms(5000))
+        {
+            return (Verdict::Unclear, "never reached its pause point".to_owned());
+        }
+        let cancelled_at = rec.record("cancel");
+        let client = if stop.cancel {
+            let t = Arc::clone(timer.as_ref().expect("the timer"));
+            let r = rec.clone();
+            s.spawn(move || {
+                t.cancel();
+                r.record("cancel returned");
+            })
+        } else {
+            let t = timer.take();
+            let r = rec.clone();
+            s.spawn(move || {
+                drop(t);
+                r.record("cancel returned");
+            })
+        };
+        let _ = rec.eventually("cancel returned", ms(100));
+        if let Some(pause) = pause {
+            pause.release();
+        }
+        let gone = gone_within(&name, ms(STOPS_WITHIN_MS));
+        let seen_at = rec.elapsed();
+        if !gone && let Some(t) = &timer {
+            t.rescue(); // so that every thread the battery starts is joined
+        }
+        drop(timer.take());
+        let _ = client.join();
+        let how = if stop.cancel { "cancelled" } else { "dropped" };
+        if gone {
+            let detail = format!(
+                "{how} at {} ms, thread gone by {} ms",
+                cancelled_at.as_millis(),
+                seen_at.as_millis()
+            );
+            (Verdict::Ok, detail)
+        } else {
+            let detail = format!(
+                "{how} at {} ms, thread still running at {} ms",
+                cancelled_at.as_millis(),
+                seen_at.as_millis()
+            );
+            (Verdict::Bug(bug), detail)
+        }
+    });
+    Outcome {
+        verdict,
+        detail,
+        joined: gone_within(&name, ms(FAR_MS + 1000)),
     }
 }

@@ -9,6 +9,13 @@ pub type Task = Box<dyn FnOnce() + Send>;
 pub trait Subject: Send + Sync {
     /// Runs `task` once `delay` has passed.
     fn schedule(&self, delay: Duration, task: Task);
+    /// Cancels the timer without waiting (stage 4 on). The versions before
+    /// have no `cancel`: their drop is how they stop.
+    fn cancel(&self) {}
+    /// Frees a thread that a buggy `cancel` left blocked, so the battery
+    /// joins every thread it starts (a test hook of stage 4's buggy
+    /// versions; nothing for the others).
+    fn rescue(&self) {}
 }
 
 /// One version of the timer, in teaching order.
@@ -20,6 +27,25 @@ pub struct Version {
     pub window: Option<(&'static str, &'static str)>,
     /// Starts the timer with its thread named as given.
     pub start: fn(&str) -> Box<dyn Subject>,
+    /// How it stops, and where its thread can be held while it is stopped.
+    pub stop: Stop,
+}
+
+/// How a version stops, and its pause points on the way to blocking.
+#[derive(Clone, Copy, Default)]
+pub struct Stop {
+    /// It has `cancel` (stage 4 on); otherwise dropping it stops it.
+    pub cancel: bool,
+    /// The thread found nothing queued and is about to block.
+    pub idle: Option<&'static str>,
+    /// The thread is about to wait for a far task's deadline.
+    pub wait: Option<&'static str>,
+    /// The thread has read its cancel flag and looked at the far task, and
+    /// is not waiting yet (P3's window); only versions with `cancel`.
+    pub gap: Option<&'static str>,
+    /// Where to hold the thread while the far task is scheduled, for the
+    /// versions whose `schedule` notifies under the monitor held at `wait`.
+    pub gate: Option<&'static str>,
 }
 
 impl Subject for naive::busy_loop::Timer {
@@ -59,6 +85,44 @@ impl Subject for condvar_timer::something_changed::TimerQueue {
     }
 }
 
+/// Stage 4's versions: `cancel` as the battery calls it, and the buggy
+/// versions' hook that frees a thread P1 left blocked.
+macro_rules! cancellable {
+    ($($ty:ty, rescue: $rescue:expr;)*) => {$(
+        impl Subject for $ty {
+            fn schedule(&self, delay: Duration, task: Task) {
+                <$ty>::schedule(self, delay, task).expect("a small delay");
+            }
+            fn cancel(&self) {
+                <$ty>::cancel(self);
+            }
+            fn rescue(&self) {
+                let rescue: fn(&$ty) = $rescue;
+                rescue(self);
+            }
+        }
+    )*};
+}
+
+cancellable! {
+    poison_pill::cancel_flag::Timer, rescue: |t| (t.rescue())();
+    poison_pill::notify_on_cancel::Timer, rescue: |t| (t.rescue())();
+    poison_pill::poison_pill::Timer, rescue: |_| {};
+    poison_pill::disconnect::Timer, rescue: |_| {};
+    poison_pill::timer_style::Timer, rescue: |_| {};
+}
+
+/// A stage 4 version's pause points, all in `poison-pill::<file>: …`.
+fn cancellable(idle: &'static str, wait: &'static str, gap: &'static str) -> Stop {
+    Stop {
+        cancel: true,
+        idle: Some(idle),
+        wait: Some(wait),
+        gap: Some(gap),
+        gate: None,
+    }
+}
+
 /// Every version, in the order the book introduces them.
 pub fn versions() -> Vec<Version> {
     vec![
@@ -66,6 +130,7 @@ pub fn versions() -> Vec<Version> {
             name: "naive::busy_loop",
             window: None,
             start: |name| Box::new(naive::busy_loop::Timer::new(name).unwrap()),
+            stop: Stop::default(),
         },
         Version {
             name: "sleep-based::sleep_until",
@@ -74,11 +139,19 @@ pub fn versions() -> Vec<Version> {
                 "S1",
             )),
             start: |name| Box::new(sleep_based::sleep_until::Timer::new(name).unwrap()),
+            stop: Stop {
+                wait: Some("sleep-based::sleep_until: took the head, going to sleep"),
+                ..Stop::default()
+            },
         },
         Version {
             name: "condvar-timer::racy",
             window: Some(("condvar-timer::racy: took the head, not yet waiting", "C1")),
             start: |name| Box::new(condvar_timer::racy::Timer::new(name).unwrap()),
+            stop: Stop {
+                wait: Some("condvar-timer::racy: holding the monitor, about to wait"),
+                ..Stop::default()
+            },
         },
         Version {
             name: "condvar-timer::timer_style",
@@ -87,6 +160,10 @@ pub fn versions() -> Vec<Version> {
                 "C1",
             )),
             start: |name| Box::new(condvar_timer::timer_style::Timer::new(name).unwrap()),
+            stop: Stop {
+                wait: Some("condvar-timer::timer_style: peeked the head, not yet waiting"),
+                ..Stop::default()
+            },
         },
         Version {
             name: "condvar-timer::something_changed",
@@ -100,6 +177,81 @@ pub fn versions() -> Vec<Version> {
                         .expect("spawn the queue's thread"),
                 )
             },
+            stop: Stop {
+                wait: Some("condvar-timer::something_changed: computed the wait, not yet waiting"),
+                ..Stop::default()
+            },
+        },
+        Version {
+            name: "poison-pill::cancel_flag",
+            window: Some((
+                "poison-pill::cancel_flag: took the head, not yet waiting",
+                "C1",
+            )),
+            start: |name| Box::new(poison_pill::cancel_flag::Timer::new(name).unwrap()),
+            stop: Stop {
+                gate: Some("poison-pill::cancel_flag: checked the flag, about to take"),
+                ..cancellable(
+                    "poison-pill::cancel_flag: checked the flag, about to take",
+                    "poison-pill::cancel_flag: holding the monitor, about to wait",
+                    "poison-pill::cancel_flag: took the head, not yet waiting",
+                )
+            },
+        },
+        Version {
+            name: "poison-pill::notify_on_cancel",
+            window: Some((
+                "poison-pill::notify_on_cancel: took the head, not yet waiting",
+                "C1",
+            )),
+            start: |name| Box::new(poison_pill::notify_on_cancel::Timer::new(name).unwrap()),
+            stop: Stop {
+                gate: Some("poison-pill::notify_on_cancel: checked the flag, about to take"),
+                ..cancellable(
+                    "poison-pill::notify_on_cancel: checked the flag, about to take",
+                    "poison-pill::notify_on_cancel: holding the monitor, about to wait",
+                    "poison-pill::notify_on_cancel: took the head, not yet waiting",
+                )
+            },
+        },
+        Version {
+            name: "poison-pill::poison_pill",
+            window: Some((
+                "poison-pill::poison_pill: peeked the head, not yet waiting",
+                "C1",
+            )),
+            start: |name| Box::new(poison_pill::poison_pill::Timer::new(name).unwrap()),
+            stop: cancellable(
+                "poison-pill::poison_pill: queue empty, about to wait",
+                "poison-pill::poison_pill: peeked the head, not yet waiting",
+                "poison-pill::poison_pill: peeked the head, not yet waiting",
+            ),
+        },
+        Version {
+            name: "poison-pill::disconnect",
+            window: Some((
+                "poison-pill::disconnect: drained the channel, about to wait",
+                "C1",
+            )),
+            start: |name| Box::new(poison_pill::disconnect::Timer::new(name).unwrap()),
+            stop: cancellable(
+                "poison-pill::disconnect: heap empty, about to receive",
+                "poison-pill::disconnect: drained the channel, about to wait",
+                "poison-pill::disconnect: drained the channel, about to wait",
+            ),
+        },
+        Version {
+            name: "poison-pill::timer_style",
+            window: Some((
+                "poison-pill::timer_style: peeked the head, not yet waiting",
+                "C1",
+            )),
+            start: |name| Box::new(poison_pill::timer_style::Timer::new(name).unwrap()),
+            stop: cancellable(
+                "poison-pill::timer_style: queue empty, about to wait",
+                "poison-pill::timer_style: peeked the head, not yet waiting",
+                "poison-pill::timer_style: peeked the head, not yet waiting",
+            ),
         },
     ]
 }
