@@ -270,7 +270,9 @@ impl Drop for Blocked<'_> {
 }
 
 thread_local! {
-    static CURRENT: RefCell<Option<InterruptToken>> = const { RefCell::new(None) };
+    // No `const { }` block: loom's `thread_local!` does not take one.
+    #[allow(clippy::missing_const_for_thread_local)]
+    static CURRENT: RefCell<Option<InterruptToken>> = RefCell::new(None);
 }
 
 /// The calling thread's token, if it was given one with

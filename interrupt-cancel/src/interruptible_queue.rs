@@ -13,7 +13,7 @@
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::interrupt::{InterruptToken, Interrupted, Wake};
 use crate::sync::{self, Arc, Condvar, Mutex};
@@ -127,6 +127,19 @@ impl<T: Send + 'static> InterruptibleQueue<T> {
             self.shared.changed.notify_all();
         }
         Ok(())
+    }
+
+    /// Adds `item`, due `delay` from now (on the stage's clock: the one
+    /// loom freezes).
+    ///
+    /// # Errors
+    /// Gives `item` back if the queue is closed, or if `now + delay` is
+    /// past the end of the clock.
+    pub fn push_after(&self, delay: Duration, item: T) -> Result<(), T> {
+        match sync::now().checked_add(delay) {
+            Some(deadline) => self.push(deadline, item),
+            None => Err(item),
+        }
     }
 
     // ANCHOR: take
