@@ -54,15 +54,14 @@ fn main() {
                 id = e.id,
                 sol = e.solution,
                 name = e.name,
-                window = if e.solution_window.is_empty() {
-                    String::new()
-                } else {
-                    format!(
+                window = e
+                    .solution_points
+                    .iter()
+                    .map(|(name, point)| format!(
                         "    /// Where the check holds the timer thread.\n    \
-                         pub const WINDOW: &str = {:?};\n",
-                        e.solution_window
-                    )
-                },
+                         pub const {name}: &str = {point:?};\n"
+                    ))
+                    .collect::<String>(),
             ),
         }
         .expect("writing to a String");

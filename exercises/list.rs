@@ -25,9 +25,10 @@ pub struct Exercise {
     pub solution: &'static str,
     /// The file that holds the solution, from the workspace root.
     pub solution_file: &'static str,
-    /// The solution's pause point in the race window, if the check holds
-    /// the timer thread there ("" if the check needs none).
-    pub solution_window: &'static str,
+    /// The solution's pause points where the check holds the timer thread,
+    /// as the constants the skeleton declares (`WINDOW`, ...); none if the
+    /// check holds no thread.
+    pub solution_points: &'static [(&'static str, &'static str)],
 }
 
 /// Every exercise, in teaching order.
@@ -40,7 +41,7 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch01-naive.md",
         solution: "sleep_based::sleep_until",
         solution_file: "sleep-based/src/sleep_until.rs",
-        solution_window: "",
+        solution_points: &[],
     },
     Exercise {
         name: "s1_notice_earlier_task",
@@ -50,7 +51,10 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch02-sleep-based.md",
         solution: "condvar_timer::timer_style",
         solution_file: "condvar-timer/src/timer_style.rs",
-        solution_window: "condvar-timer::timer_style: peeked the head, not yet waiting",
+        solution_points: &[(
+            "WINDOW",
+            "condvar-timer::timer_style: peeked the head, not yet waiting",
+        )],
     },
     Exercise {
         name: "c4_one_lock",
@@ -60,7 +64,10 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch03-lost-wakeup.md",
         solution: "condvar_timer::timer_style",
         solution_file: "condvar-timer/src/timer_style.rs",
-        solution_window: "condvar-timer::timer_style: peeked the head, not yet waiting",
+        solution_points: &[(
+            "WINDOW",
+            "condvar-timer::timer_style: peeked the head, not yet waiting",
+        )],
     },
     Exercise {
         name: "c5_semaphore",
@@ -70,6 +77,19 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch03b-something-changed.md",
         solution: "condvar_timer::semaphore",
         solution_file: "condvar-timer/src/semaphore.rs",
-        solution_window: "",
+        solution_points: &[],
+    },
+    Exercise {
+        name: "p4_poison_pill",
+        id: "P4",
+        shows: "P1",
+        title: "a cancel the thread cannot miss",
+        chapter: "ch04-poison-pill.md",
+        solution: "poison_pill::disconnect",
+        solution_file: "poison-pill/src/disconnect.rs",
+        solution_points: &[
+            ("IDLE", "poison-pill::disconnect: heap empty, about to receive"),
+            ("WAIT", "poison-pill::disconnect: drained the channel, about to wait"),
+        ],
     },
 ];
