@@ -4,6 +4,20 @@ use std::fmt;
 use std::time::Duration;
 
 /// Why a timer refused a task.
+///
+/// ```
+/// use interrupt_cancel::error::ScheduleError;
+/// use interrupt_cancel::timer::Timer;
+/// use std::time::Duration;
+///
+/// let timer = Timer::new("doc-errors")?;
+/// let err = timer.schedule_at_fixed_rate(Duration::ZERO, Duration::ZERO, || {}).unwrap_err();
+/// assert_eq!(err, ScheduleError::ZeroPeriod);
+/// timer.cancel();
+/// let err = timer.schedule(Duration::ZERO, || {}).unwrap_err();
+/// assert_eq!(err.to_string(), "Timer already cancelled.");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScheduleError {
     /// `now + delay` does not fit in an `Instant`.

@@ -123,6 +123,24 @@ pub struct InterruptHandle {
 ///
 /// It belongs to one thread at a time; clones exist so that it can be
 /// moved into that thread and installed with [`InterruptToken::set_current`].
+///
+/// ```
+/// use interrupt_cancel::interrupt::{self, InterruptToken, Interrupted};
+/// use std::time::Duration;
+///
+/// let token = InterruptToken::new();
+/// let handle = token.handle();
+/// let worker = std::thread::spawn(move || {
+///     token.set_current();
+///     // Some work in steps, asking between them; then a long sleep.
+///     for _ in 0..3 {
+///         interrupt::check()?;
+///     }
+///     token.sleep(Duration::from_secs(3600))
+/// });
+/// handle.interrupt();
+/// assert_eq!(worker.join().unwrap(), Err(Interrupted));
+/// ```
 #[derive(Clone)]
 pub struct InterruptToken {
     inner: Arc<Inner>,
@@ -207,11 +225,28 @@ impl InterruptToken {
 
     /// Lowers the interrupt and says whether it was raised:
     /// `Thread.interrupted()`.
+    ///
+    /// ```
+    /// let token = interrupt_cancel::interrupt::InterruptToken::new();
+    /// token.handle().interrupt();
+    /// assert!(token.clear());
+    /// assert!(!token.is_interrupted());
+    /// ```
     pub fn clear(&self) -> bool {
         self.inner.interrupted.swap(false, SeqCst)
     }
 
     /// Sleeps for `duration`, or until interrupted: `Thread.sleep`.
+    ///
+    /// ```
+    /// use interrupt_cancel::interrupt::InterruptToken;
+    /// use std::time::Duration;
+    ///
+    /// let token = InterruptToken::new();
+    /// assert_eq!(token.sleep(Duration::from_millis(1)), Ok(()));
+    /// token.handle().interrupt();
+    /// assert!(token.sleep(Duration::from_secs(3600)).is_err(), "at once");
+    /// ```
     ///
     /// # Errors
     /// [`Interrupted`] if the interrupt is raised before or while it
@@ -236,6 +271,44 @@ impl InterruptToken {
     /// guard is dropped. A blocking operation calls this before it takes its
     /// own lock, and checks [`InterruptToken::check`] under that lock before
     /// every wait.
+    ///
+    /// ```
+    /// use interrupt_cancel::interrupt::{InterruptToken, Wake};
+    /// use std::sync::{Arc, Condvar, Mutex};
+    ///
+    /// /// A one-shot gate: `wait` blocks until opened, or interrupted.
+    /// struct Gate {
+    ///     open: Mutex<bool>,
+    ///     changed: Condvar,
+    /// }
+    ///
+    /// impl Wake for Gate {
+    ///     fn wake(&self) {
+    ///         let _open = self.open.lock().unwrap(); // the waiter's lock
+    ///         self.changed.notify_all();
+    ///     }
+    /// }
+    ///
+    /// fn wait(gate: &Arc<Gate>, token: &InterruptToken) -> Result<(), interrupt_cancel::interrupt::Interrupted> {
+    ///     let _blocked = token.block_on(gate.clone())?;
+    ///     let mut open = gate.open.lock().unwrap();
+    ///     while !*open {
+    ///         token.check()?; // under the lock, before every wait
+    ///         open = gate.changed.wait(open).unwrap();
+    ///     }
+    ///     Ok(())
+    /// }
+    ///
+    /// let gate = Arc::new(Gate { open: Mutex::new(false), changed: Condvar::new() });
+    /// let token = InterruptToken::new();
+    /// let handle = token.handle();
+    /// let waiter = std::thread::spawn({
+    ///     let gate = Arc::clone(&gate);
+    ///     move || wait(&gate, &token)
+    /// });
+    /// handle.interrupt();
+    /// assert!(waiter.join().unwrap().is_err());
+    /// ```
     ///
     /// # Errors
     /// [`Interrupted`] if the interrupt is already raised.
@@ -278,6 +351,14 @@ thread_local! {
 /// The calling thread's token, if it was given one with
 /// [`InterruptToken::set_current`]. A timer's tasks find their thread's
 /// token here.
+///
+/// ```
+/// use interrupt_cancel::interrupt::{self, InterruptToken};
+///
+/// assert!(interrupt::current().is_none());
+/// InterruptToken::new().set_current();
+/// assert!(!interrupt::current().unwrap().is_interrupted());
+/// ```
 pub fn current() -> Option<InterruptToken> {
     CURRENT.with(|current| current.borrow().clone())
 }

@@ -20,6 +20,27 @@ use crate::sync::{self, Arc, Condvar, Mutex};
 
 /// A blocking queue ordered by deadline; see the module docs. Clones share
 /// one queue.
+///
+/// ```
+/// use interrupt_cancel::interrupt::{InterruptToken, Interrupted};
+/// use interrupt_cancel::interruptible_queue::InterruptibleQueue;
+/// use std::time::Duration;
+///
+/// let queue = InterruptibleQueue::new();
+/// let token = InterruptToken::new();
+/// queue.push_after(Duration::from_millis(1), "soon").unwrap();
+/// assert_eq!(queue.take(&token), Ok("soon"));
+///
+/// // An hour away: only an interrupt ends this take.
+/// queue.push_after(Duration::from_secs(3600), "later").unwrap();
+/// let handle = token.handle();
+/// let taker = std::thread::spawn({
+///     let queue = queue.clone();
+///     move || queue.take(&token)
+/// });
+/// handle.interrupt();
+/// assert_eq!(taker.join().unwrap(), Err(Interrupted));
+/// ```
 pub struct InterruptibleQueue<T> {
     shared: Arc<Shared<T>>,
 }
