@@ -45,4 +45,56 @@ pub const GENERATORS: &[Generator] = &[
     ),
     // Stage 3: loom's report on the racy timer.
     Generator::loom_failure("condvar-timer", "loom_racy", "loom-c1-racy.txt"),
+    // Stage 4: what each version does when cancelled, in the Java Timer
+    // article's four situations: a Markdown table the example prints (a
+    // chart's kind, so that the file is the output as is, for an include).
+    Generator::chart("poison-pill", "situations", "p-situations.md"),
+    // Stage 4: P1, P2 and P3 as timelines of forced runs, every version.
+    Generator::writes(
+        "poison-pill",
+        "cancel_timeline",
+        &[
+            "p1",
+            "--text",
+            "{out}/p1-cancel-hangs-idle.txt",
+            "--svg",
+            "{out}/p1-cancel-hangs-idle.svg",
+        ],
+    ),
+    Generator::writes(
+        "poison-pill",
+        "cancel_timeline",
+        &[
+            "p2",
+            "--text",
+            "{out}/p2-cancel-waits-for-deadline.txt",
+            "--svg",
+            "{out}/p2-cancel-waits-for-deadline.svg",
+        ],
+    ),
+    Generator::writes(
+        "poison-pill",
+        "cancel_timeline",
+        &[
+            "p3",
+            "--text",
+            "{out}/p3-cancel-notify-race.txt",
+            "--svg",
+            "{out}/p3-cancel-notify-race.svg",
+        ],
+    ),
+    // Stage 4: fix 1 changes `cancel` and nothing else.
+    Generator::anchor_diff(
+        "poison-pill",
+        "cancel",
+        "src/cancel_flag.rs",
+        "src/notify_on_cancel.rs",
+        "p-cancel-flag-to-notify-on-cancel.diff",
+    ),
+    // Stage 4: loom's report on notify_on_cancel (P3).
+    Generator::loom_failure(
+        "poison-pill",
+        "loom_notify_on_cancel",
+        "p3-loom-notify-on-cancel.txt",
+    ),
 ];
