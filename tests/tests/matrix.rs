@@ -33,6 +33,18 @@ fn progression_matrix() {
             heading: "P3 cancel between check and wait",
             run: scenarios::cancel_in_the_gap,
         },
+        Column {
+            heading: "I2 / I6 a task panics, then schedule",
+            run: scenarios::panic_then_schedule,
+        },
+        Column {
+            heading: "I4 a long task delays the next",
+            run: scenarios::long_task_delays_others,
+        },
+        Column {
+            heading: "I5 fixed rate catches up",
+            run: scenarios::fixed_rate_catches_up,
+        },
     ];
     let rows = matrix::run(&versions, &columns);
     println!("{}", matrix::details(&versions, &columns, &rows));

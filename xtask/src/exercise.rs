@@ -9,7 +9,7 @@
 //! no lesson's file is touched.
 
 use crate::cmd::{Captured, Cmd, Result, banner, root, secs};
-use crate::ftf::{panic_message, red};
+use crate::ftf::{panic_messages as red_messages, red};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -237,17 +237,6 @@ fn run_check(e: &Exercise, source: &str) -> Result<Captured> {
         .capture(LIMIT)
 }
 
-/// The first line of every panic in a test run's output.
-fn red_messages(output: &str) -> Vec<String> {
-    output
-        .match_indices(" panicked at ")
-        .filter_map(|(at, _)| {
-            let line_start = output[..at].rfind('\n').map_or(0, |i| i + 1);
-            panic_message(&output[line_start..])
-        })
-        .collect()
-}
-
 fn check(e: &Exercise) -> Result {
     let source = if mine(e).exists() {
         "mine"
@@ -450,12 +439,5 @@ mod tests {
             );
             assert!(e.name.starts_with(&short(e)), "{}", e.name);
         }
-    }
-
-    #[test]
-    fn red_messages_are_read_per_panic() {
-        let out = "thread 'a' (1) panicked at x.rs:1:1:\nN1 busy_wait: 99%\nnote: x\n\
-                   thread 'b' (2) panicked at y.rs:2:2:\nC5 lost\n";
-        assert_eq!(red_messages(out), ["N1 busy_wait: 99%", "C5 lost"]);
     }
 }

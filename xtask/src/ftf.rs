@@ -174,7 +174,14 @@ fn judge(exe: &TestExe, name: &str) -> Result<(String, ShownBug)> {
             "{who}: an ignored test's name starts with its curriculum ID (`c1_lost_wakeup_on_racy`)"
         ));
     };
-    let message = panic_message(&run.output);
+    // A test may panic on purpose before its check fails (a task that
+    // panics, I6): the message that counts is the one naming the bug.
+    let messages = panic_messages(&run.output);
+    let message = messages
+        .iter()
+        .find(|m| m.contains(&id))
+        .or(messages.first())
+        .cloned();
     let named = match &message {
         Some(m) => m.contains(&id),
         None => run.output.contains(&id),
@@ -233,6 +240,17 @@ pub fn panic_message(output: &str) -> Option<String> {
     None
 }
 
+/// The first line of every panic message in a test's output, in order.
+pub fn panic_messages(output: &str) -> Vec<String> {
+    output
+        .match_indices(" panicked at ")
+        .filter_map(|(at, _)| {
+            let line_start = output[..at].rfind('\n').map_or(0, |i| i + 1);
+            panic_message(&output[line_start..])
+        })
+        .collect()
+}
+
 /// The last `n` non-empty lines of an output, joined by " | ".
 pub fn last_lines(output: &str, n: usize) -> String {
     let lines: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -271,5 +289,11 @@ mod tests {
         assert_eq!(panic_message("no panic here"), None);
         let assert = "thread 'x' panicked at a.rs:1:1:\nassertion `left == right` failed: C2 order flipped\n  left: 1\n";
         assert_eq!(panic_message(assert).as_deref(), Some("C2 order flipped"));
+        let two = "thread 'a' (1) panicked at x.rs:1:1:\ntask 1 panics, on purpose\n\
+                   thread 'b' (2) panicked at y.rs:2:2:\nI6 panic_kills_timer: lost\n";
+        assert_eq!(
+            panic_messages(two),
+            ["task 1 panics, on purpose", "I6 panic_kills_timer: lost"]
+        );
     }
 }

@@ -42,7 +42,7 @@ pub fn busy_wait(version: &Version) -> Outcome {
     let timer = (version.start)(&name);
     timer.schedule(ms(600), Box::new(|| {}));
     let share = kit::cpu::measure(&name, ms(300));
-    drop(timer);
+    finish(version, &name, timer);
     // Judged by demand (running or ready to run), which a loaded machine
     // cannot hide: a busy loop wants a core all the time.
     let verdict = if share.is_busy() {
@@ -109,7 +109,7 @@ pub fn earlier_task_in_the_window(version: &Version) -> Outcome {
     });
 
     let ran = rec.eventually("near task ran", ms(5000));
-    drop(timer);
+    finish(version, &name, timer);
     let joined = gone_within(&name, ms(1000));
     let (verdict, detail) = match ran {
         None => (Verdict::Unclear, "the near task never ran".to_owned()),
@@ -273,4 +273,176 @@ fn cancel(version: &Version, case: Cancel) -> Outcome {
         detail,
         joined: gone_within(&name, ms(FAR_MS + 1000)),
     }
+}
+
+/// I2 and I6: a task panics. Afterwards, is a new task refused (java.util.Timer's
+/// "Timer already cancelled."), or run (the executor's way), or accepted and
+/// never run (the bug)?
+pub fn panic_then_schedule(version: &Version) -> Outcome {
+    quiet_deliberate_panics();
+    let name = unique_name("pm-i6");
+    let rec = Recorder::new();
+    let timer = (version.start)(&name);
+    let r = rec.clone();
+    timer.schedule(
+        ms(0),
+        Box::new(move || {
+            r.record("panicking");
+            panic!("{DELIBERATE}");
+        }),
+    );
+    if rec.eventually("panicking", ms(2000)).is_none() {
+        finish(version, &name, timer);
+        return Outcome {
+            verdict: Verdict::Unclear,
+            detail: "the panicking task never ran".to_owned(),
+            joined: gone_within(&name, ms(1000)),
+        };
+    }
+    // A thread that dies is gone within milliseconds (its panic prints
+    // nothing: see `quiet_deliberate_panics`); one that lives costs the
+    // wait. Scheduling before a dying thread is gone would be I2's window.
+    let died = gone_within(&name, ms(300));
+    let r = rec.clone();
+    let accepted = timer.try_schedule(
+        ms(20),
+        Box::new(move || {
+            r.record("later task ran");
+        }),
+    );
+    let ran = accepted && rec.eventually("later task ran", ms(500)).is_some();
+    let how = if died {
+        "the thread died"
+    } else {
+        "the thread lived"
+    };
+    let (verdict, detail) = match (accepted, ran) {
+        (false, _) => (Verdict::Ok, format!("{how}; the later task was refused")),
+        (true, true) => (Verdict::Ok, format!("{how}; the later task ran")),
+        (true, false) => (
+            Verdict::Bug("I6"),
+            format!("{how}; the later task was accepted and had not run 500 ms later"),
+        ),
+    };
+    finish(version, &name, timer);
+    Outcome {
+        verdict,
+        detail,
+        joined: gone_within(&name, ms(1000)),
+    }
+}
+
+/// I4 `delayed_tasks`: a task that runs 400 ms starts at once; a task due
+/// at 50 ms waits for it on a timer with one thread.
+pub fn long_task_delays_others(version: &Version) -> Outcome {
+    let name = unique_name("pm-i4");
+    let rec = Recorder::new();
+    let timer = (version.start)(&name);
+    timer.schedule(
+        ms(0),
+        Box::new(|| thread::sleep(ms(400))), // the long task's work
+    );
+    let r = rec.clone();
+    timer.schedule(
+        ms(50),
+        Box::new(move || {
+            r.record("short task ran");
+        }),
+    );
+    let ran = rec.eventually("short task ran", ms(3000));
+    finish(version, &name, timer);
+    let (verdict, detail) = match ran {
+        None => (Verdict::Unclear, "the short task never ran".to_owned()),
+        Some(ran) => {
+            let late = ran.saturating_sub(ms(50));
+            let verdict = if late >= ms(200) {
+                Verdict::Bug("I4")
+            } else if late <= ms(100) {
+                Verdict::Ok
+            } else {
+                Verdict::Unclear
+            };
+            let detail = format!("short task due at 50 ms, ran at {} ms", ran.as_millis());
+            (verdict, detail)
+        }
+    };
+    Outcome {
+        verdict,
+        detail,
+        joined: gone_within(&name, ms(1000)),
+    }
+}
+
+/// I5: a task every 20 ms at a fixed rate, stalled 200 ms by a long task.
+/// Does it run the missed periods back to back once the stall ends?
+pub fn fixed_rate_catches_up(version: &Version) -> Outcome {
+    let name = unique_name("pm-i5");
+    let rec = Recorder::new();
+    let timer = (version.start)(&name);
+    timer.schedule(ms(0), Box::new(|| thread::sleep(ms(200)))); // the stall
+    let r = rec.clone();
+    let periodic = Box::new(move || {
+        r.record("tick");
+    });
+    if !timer.schedule_at_fixed_rate(ms(0), ms(20), periodic) {
+        finish(version, &name, timer);
+        return Outcome {
+            verdict: Verdict::NotApplicable,
+            detail: "no fixed-rate scheduling".to_owned(),
+            joined: gone_within(&name, ms(1000)),
+        };
+    }
+    let first = rec.eventually("tick", ms(2000));
+    // What ran within 40 ms of the stall's end: the catch-up burst.
+    let _ = rec.wait_until_count("tick", 1000, ms(240));
+    finish(version, &name, timer);
+    let burst = rec
+        .events()
+        .iter()
+        .filter(|e| e.what == "tick" && first.is_some_and(|f| e.at <= f + ms(40)))
+        .count();
+    let verdict = if burst >= 5 {
+        Verdict::Ok
+    } else {
+        Verdict::Unclear
+    };
+    Outcome {
+        verdict,
+        detail: format!("{burst} runs within 40 ms of the stall's end (10 periods were missed)"),
+        joined: gone_within(&name, ms(1000)),
+    }
+}
+
+/// Stops a timer and joins its thread, whatever its version: stage 4's
+/// buggy versions never end an idle thread on `cancel` (P1, their own bug),
+/// so they are rescued rather than left hanging in `drop`.
+pub fn finish(version: &Version, name: &str, timer: Box<dyn super::versions::Subject>) {
+    if version.stop.cancel {
+        timer.cancel();
+        if !gone_within(name, ms(300)) {
+            timer.rescue();
+        }
+    }
+    drop(timer);
+}
+
+/// The message of the battery's own panicking task.
+const DELIBERATE: &str = "the progression battery's task panics on purpose (I6)";
+
+/// Installs, once, a panic hook that says nothing for the battery's
+/// deliberate panic and passes every other panic to the default hook. With
+/// `RUST_BACKTRACE=1` the default hook spends a long time printing a
+/// backtrace, during which the dying thread is still alive; and the matrix's
+/// output stays readable.
+fn quiet_deliberate_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let ours = info.payload_as_str().is_some_and(|m| m == DELIBERATE);
+            if !ours {
+                default(info);
+            }
+        }));
+    });
 }

@@ -5,10 +5,25 @@ use std::time::Duration;
 /// A task as the battery hands it to a timer.
 pub type Task = Box<dyn FnOnce() + Send>;
 
+/// A periodic task as the battery hands it to a timer.
+pub type Periodic = Box<dyn FnMut() + Send>;
+
 /// A running timer. Dropping it stops and joins its thread.
 pub trait Subject: Send + Sync {
     /// Runs `task` once `delay` has passed.
     fn schedule(&self, delay: Duration, task: Task);
+    /// As `schedule`, but says whether the timer accepted the task (from
+    /// stage 4 on, a timer can refuse one). The versions before accept
+    /// everything.
+    fn try_schedule(&self, delay: Duration, task: Task) -> bool {
+        self.schedule(delay, task);
+        true
+    }
+    /// Runs `task` every `period` at a fixed rate, first after `delay`;
+    /// `false` if the version has no such call (before stage 5).
+    fn schedule_at_fixed_rate(&self, _delay: Duration, _period: Duration, _task: Periodic) -> bool {
+        false
+    }
     /// Cancels the timer without waiting (stage 4 on). The versions before
     /// have no `cancel`: their drop is how they stop.
     fn cancel(&self) {}
@@ -93,6 +108,9 @@ macro_rules! cancellable {
             fn schedule(&self, delay: Duration, task: Task) {
                 <$ty>::schedule(self, delay, task).expect("a small delay");
             }
+            fn try_schedule(&self, delay: Duration, task: Task) -> bool {
+                <$ty>::schedule(self, delay, task).is_ok()
+            }
             fn cancel(&self) {
                 <$ty>::cancel(self);
             }
@@ -110,7 +128,31 @@ cancellable! {
     poison_pill::poison_pill::Timer, rescue: |_| {};
     poison_pill::disconnect::Timer, rescue: |_| {};
     poison_pill::timer_style::Timer, rescue: |_| {};
+    interrupt_cancel::interrupted_only::Timer, rescue: |_| {};
+    interrupt_cancel::interrupted_or_dead::Timer, rescue: |_| {};
+    interrupt_cancel::refuses_when_dead::Timer, rescue: |_| {};
 }
+
+/// Stage 5's finished Timer: `schedule` returns a handle, and it has fixed
+/// rate.
+impl Subject for interrupt_cancel::timer::Timer {
+    fn schedule(&self, delay: Duration, task: Task) {
+        interrupt_cancel::timer::Timer::schedule(self, delay, task).expect("a small delay");
+    }
+    fn try_schedule(&self, delay: Duration, task: Task) -> bool {
+        interrupt_cancel::timer::Timer::schedule(self, delay, task).is_ok()
+    }
+    fn schedule_at_fixed_rate(&self, delay: Duration, period: Duration, task: Periodic) -> bool {
+        interrupt_cancel::timer::Timer::schedule_at_fixed_rate(self, delay, period, task).is_ok()
+    }
+    fn cancel(&self) {
+        interrupt_cancel::timer::Timer::cancel(self);
+    }
+}
+
+/// Stage 5's versions built on the interruptible queue share its points.
+const QUEUE_IDLE: &str = "interrupt-cancel::interruptible_queue: queue empty, not yet waiting";
+const QUEUE_WAIT: &str = "interrupt-cancel::interruptible_queue: head not due, not yet waiting";
 
 /// A stage 4 version's pause points, all in `poison-pill::<file>: …`.
 fn cancellable(idle: &'static str, wait: &'static str, gap: &'static str) -> Stop {
@@ -252,6 +294,41 @@ pub fn versions() -> Vec<Version> {
                 "poison-pill::timer_style: peeked the head, not yet waiting",
                 "poison-pill::timer_style: peeked the head, not yet waiting",
             ),
+        },
+        Version {
+            name: "interrupt-cancel::interrupted_only",
+            window: Some((QUEUE_WAIT, "C1")),
+            start: |name| Box::new(interrupt_cancel::interrupted_only::Timer::new(name).unwrap()),
+            stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
+        },
+        Version {
+            name: "interrupt-cancel::interrupted_or_dead",
+            window: Some((QUEUE_WAIT, "C1")),
+            start: |name| {
+                Box::new(interrupt_cancel::interrupted_or_dead::Timer::new(name).unwrap())
+            },
+            stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
+        },
+        Version {
+            name: "interrupt-cancel::refuses_when_dead",
+            window: Some((QUEUE_WAIT, "C1")),
+            start: |name| Box::new(interrupt_cancel::refuses_when_dead::Timer::new(name).unwrap()),
+            stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
+        },
+        Version {
+            name: "interrupt-cancel::timer",
+            window: Some((
+                "interrupt-cancel::timer: peeked the head, not yet waiting",
+                "C1",
+            )),
+            start: |name| Box::new(interrupt_cancel::timer::Timer::new(name).unwrap()),
+            stop: Stop {
+                cancel: true,
+                idle: None,
+                wait: Some("interrupt-cancel::timer: peeked the head, not yet waiting"),
+                gap: Some("interrupt-cancel::timer: peeked the head, not yet waiting"),
+                gate: None,
+            },
         },
     ]
 }
