@@ -97,4 +97,66 @@ pub const GENERATORS: &[Generator] = &[
         "loom_notify_on_cancel",
         "p3-loom-notify-on-cancel.txt",
     ),
+    // Stage 5: I1, an interrupt raised at every pause point of the take/wait
+    // cycle: a Markdown table of forced runs (a chart's kind, for an include).
+    Generator::chart(
+        "interrupt-cancel",
+        "interrupt_every_point",
+        "i1-every-point.md",
+    ),
+    // Stage 5: the check that I2's fix adds to `schedule`.
+    Generator::anchor_diff(
+        "interrupt-cancel",
+        "schedule",
+        "src/interrupted_only.rs",
+        "src/interrupted_or_dead.rs",
+        "i2-interrupted-only-to-or-dead.diff",
+    ),
+    // Stage 5: I4, the Java Timer article's 70 s task on the one thread.
+    Generator::writes(
+        "interrupt-cancel",
+        "delayed_task",
+        &[
+            "--text",
+            "{out}/i4-delayed-tasks.txt",
+            "--svg",
+            "{out}/i4-delayed-tasks.svg",
+        ],
+    ),
+    // Stage 5: I5, a periodic task stalled by a long one, both policies.
+    Generator::writes(
+        "interrupt-cancel",
+        "fixed_delay_vs_fixed_rate",
+        &[
+            "--text",
+            "{out}/i5-fixed-delay-vs-fixed-rate.txt",
+            "--svg",
+            "{out}/i5-fixed-delay-vs-fixed-rate.svg",
+        ],
+    ),
+    // Stage 5: I2 and I6, a panicking task on each of the four timers.
+    Generator::writes(
+        "interrupt-cancel",
+        "panic_timeline",
+        &[
+            "--text",
+            "{out}/i6-panic-kills-timer.txt",
+            "--svg",
+            "{out}/i6-panic-kills-timer.svg",
+        ],
+    ),
+    // Stage 5: java.util.Timer's way out for a dying thread: close the queue.
+    Generator::anchor_diff(
+        "interrupt-cancel",
+        "main_loop",
+        "src/interrupted_only.rs",
+        "src/refuses_when_dead.rs",
+        "i6-interrupted-only-to-refuses-when-dead.diff",
+    ),
+    // Stage 5: the Java Timer article's closing table, our column measured.
+    Generator::chart(
+        "interrupt-cancel",
+        "java_timer_table",
+        "i-java-timer-table.md",
+    ),
 ];
