@@ -92,4 +92,23 @@ pub const EXERCISES: &[Exercise] = &[
             ("WAIT", "poison-pill::disconnect: drained the channel, about to wait"),
         ],
     },
+    Exercise {
+        name: "i1_interruptible_take",
+        id: "I1",
+        shows: "P1",
+        title: "a take an interrupt can end",
+        chapter: "ch05-interrupt-cancel.md",
+        solution: "interrupt_cancel::interruptible_queue",
+        solution_file: "interrupt-cancel/src/interruptible_queue.rs",
+        solution_points: &[
+            (
+                "IDLE",
+                "interrupt-cancel::interruptible_queue: queue empty, not yet waiting",
+            ),
+            (
+                "WAIT",
+                "interrupt-cancel::interruptible_queue: head not due, not yet waiting",
+            ),
+        ],
+    },
 ];
