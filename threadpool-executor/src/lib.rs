@@ -1,0 +1,60 @@
+//! Stage 6: ThreadPoolExecutor, rebuilt.
+//!
+//! A timer with one thread makes every task wait for the one before it
+//! (stage 5's I4). A pool runs tasks on several threads, and
+//! java.util.concurrent's ThreadPoolExecutor is the pool most others copy:
+//! a core size, a maximum size, a work queue, a keep-alive, a thread
+//! factory, a rejection policy, and one atomic word that holds the run
+//! state and the worker count. Read the files in this order, as the book
+//! does:
+//!
+//! 1. [`task`]: what a pool runs.
+//! 2. [`ctl`]: the run state and the worker count in one atomic word,
+//!    changed by CAS, and the states RUNNING < SHUTDOWN < STOP < TIDYING <
+//!    TERMINATED (T4).
+//! 3. [`queue`]: the work queue the caller chooses: bounded, unbounded, or
+//!    a hand-off that holds nothing. Its capacity decides how the pool
+//!    grows (T2).
+//! 4. [`pool`]: `execute`'s three steps (T1), the look after queuing
+//!    (T7), `shutdown` and `shutdown_now` (T8), the counters and setters.
+//! 5. [`worker`]: a worker's loop: its first task, then `get_task`, which
+//!    waits at most the keep-alive when the worker may time out (T5); a
+//!    worker that dies of a panic is replaced (T6).
+//! 6. [`no_recheck`]: `execute` without the look after queuing: a task
+//!    queued while `shutdown` finishes is stranded (T7).
+//! 7. [`no_replacement`]: a worker's exit without the replacement: N
+//!    panics strand every queued task (T6).
+//! 8. [`reject`]: Abort, CallerRuns, Discard, DiscardOldest, and your own
+//!    (T3); no rejected task is ever lost without a trace.
+//! 9. [`factory`]: where threads come from, `pool-N-thread-M`, and a
+//!    factory that fails (T9).
+//! 10. [`presets`]: fixed, single and cached pools (T9).
+//!
+//! [`builder`] checks a configuration; [`error`] is what the pool refuses
+//! with. [`interrupt`] is stage 5's cooperative interrupt, re-exported:
+//! a task calls [`interrupt::check`] to see whether `shutdown_now` asked
+//! it to stop.
+
+pub mod task;
+
+pub mod ctl;
+pub mod queue;
+
+pub mod pool;
+pub mod worker;
+
+pub mod no_recheck;
+pub mod no_replacement;
+
+pub mod factory;
+pub mod presets;
+pub mod reject;
+
+pub mod builder;
+pub mod error;
+
+pub use interrupt_cancel::interrupt;
+pub use pool::ThreadPool;
+pub use task::{Runnable, Task};
+
+mod sync;

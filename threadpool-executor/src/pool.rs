@@ -1,0 +1,790 @@
+//! The pool: ThreadPoolExecutor in Rust.
+//!
+//! - [`ThreadPool::execute`] takes ThreadPoolExecutor's three steps (T1):
+//!   below core size, start a worker with the task as its first task;
+//!   else queue it, and look at the pool again once it is queued (T7);
+//!   else start a worker up to the maximum size; else reject it (T3).
+//! - The run state and the worker count live in one atomic word, changed
+//!   by CAS ([`crate::ctl`], T4).
+//! - Workers (see [`crate::worker`]) take tasks from the queue, wait at
+//!   most the keep-alive when they may time out (T5), and a worker that
+//!   dies of a panic is replaced (T6).
+//! - [`ThreadPool::shutdown`] lets the queue drain; [`ThreadPool::shutdown_now`]
+//!   interrupts every worker (stage 5's cooperative interrupt) and hands
+//!   back what never started (T8). Dropping the pool shuts it down, waits
+//!   for the queued tasks, and joins every thread.
+//!
+//! Locks, in the order they nest: `main` (the worker set and the
+//! statistics), a worker's run lock, an interrupt token's lock, the
+//! queue's lock. `execute` takes no lock at all on its way to the queue's.
+
+use std::mem;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::time::Duration;
+
+use crate::builder::{Builder, Hooks, check_keep_alive, check_sizes};
+use crate::ctl::{Ctl, RunState, Word};
+use crate::error::{ConfigError, Reason, Rejected};
+use crate::factory::{Body, JoinHandle, ThreadFactory};
+use crate::queue::{Ticket, WorkQueue};
+use crate::reject::{RejectPolicy, Saturated};
+use crate::sync::{self, Arc, Condvar, Mutex};
+use crate::task::{Runnable, Task};
+use crate::worker::{self, Worker};
+use crate::{no_recheck, no_replacement};
+
+/// Which version of the pool to build. The buggy ones exist for the
+/// lessons; each lives in a file of its own, next to the fixed code it
+/// differs from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Variant {
+    /// The pool as it should be.
+    #[default]
+    Fixed,
+    /// `execute` does not look at the pool again after queuing a task
+    /// (no_recheck.rs): a task queued while `shutdown` finishes is
+    /// stranded (T7).
+    NoRecheck,
+    /// A worker that dies of a panic is not replaced (no_replacement.rs):
+    /// as many panics as workers strand every queued task (T6).
+    NoReplacement,
+}
+
+/// The parameters a caller may change while the pool runs. Read without a
+/// lock on every `execute` and every wait for a task, as Java reads its
+/// volatile fields; the setters take `setters` so that `core <= maximum`
+/// holds between any two of them.
+pub(crate) struct Config {
+    core: AtomicUsize,
+    maximum: AtomicUsize,
+    /// In nanoseconds; `u64::MAX` is as good as forever.
+    keep_alive: AtomicU64,
+    allow_core_timeout: AtomicBool,
+    setters: Mutex<()>,
+}
+
+impl Config {
+    pub(crate) fn core(&self) -> usize {
+        self.core.load(SeqCst)
+    }
+
+    pub(crate) fn maximum(&self) -> usize {
+        self.maximum.load(SeqCst)
+    }
+
+    pub(crate) fn keep_alive(&self) -> Duration {
+        Duration::from_nanos(self.keep_alive.load(SeqCst))
+    }
+
+    pub(crate) fn allow_core_timeout(&self) -> bool {
+        self.allow_core_timeout.load(SeqCst)
+    }
+}
+
+fn nanos(duration: Duration) -> u64 {
+    u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// What `main` guards: the workers, and what outlives them.
+pub(crate) struct Workers<T> {
+    pub(crate) set: Vec<Arc<Worker<T>>>,
+    /// The most workers the set has held at once.
+    largest: usize,
+    /// Tasks completed by workers that have left the set.
+    pub(crate) completed: u64,
+    /// Every thread not joined yet, running or finished.
+    threads: Vec<JoinHandle>,
+}
+
+/// Everything the pool's handle and its workers share.
+pub(crate) struct Core<T> {
+    pub(crate) ctl: Ctl,
+    pub(crate) queue: Box<dyn WorkQueue<T>>,
+    pub(crate) main: Mutex<Workers<T>>,
+    /// Notified (under `main`) when the state becomes TERMINATED.
+    termination: Condvar,
+    pub(crate) config: Config,
+    factory: Box<dyn ThreadFactory>,
+    policy: Box<dyn RejectPolicy<T>>,
+    pub(crate) hooks: Hooks<T>,
+    discarded: AtomicU64,
+    pub(crate) variant: Variant,
+}
+
+/// Why `add_worker` started no worker, with the first task handed back.
+pub(crate) struct NotAdded<T> {
+    pub(crate) task: Option<T>,
+    pub(crate) reason: Reason,
+}
+
+impl<T: Runnable> Core<T> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        core: usize,
+        maximum: usize,
+        keep_alive: Duration,
+        allow_core_timeout: bool,
+        queue: Box<dyn WorkQueue<T>>,
+        factory: Box<dyn ThreadFactory>,
+        policy: Box<dyn RejectPolicy<T>>,
+        hooks: Hooks<T>,
+        variant: Variant,
+    ) -> Core<T> {
+        Core {
+            ctl: Ctl::new(),
+            queue,
+            main: Mutex::new(Workers {
+                set: Vec::new(),
+                largest: 0,
+                completed: 0,
+                threads: Vec::new(),
+            }),
+            termination: Condvar::new(),
+            config: Config {
+                core: AtomicUsize::new(core),
+                maximum: AtomicUsize::new(maximum),
+                keep_alive: AtomicU64::new(nanos(keep_alive)),
+                allow_core_timeout: AtomicBool::new(allow_core_timeout),
+                setters: Mutex::new(()),
+            },
+            factory,
+            policy,
+            hooks,
+            discarded: AtomicU64::new(0),
+            variant,
+        }
+    }
+
+    // ANCHOR: execute
+    /// ThreadPoolExecutor's three steps. On failure, hands the task back
+    /// with the reason, for the policy.
+    pub(crate) fn execute(self: &Arc<Self>, task: T) -> Result<(), (T, Reason)> {
+        if self.variant == Variant::NoRecheck {
+            return no_recheck::execute(self, task);
+        }
+        let mut c = self.ctl.get();
+        // 1. Below core size: a new worker, with this task as its first.
+        let mut task = task;
+        if c.worker_count() < self.config.core() {
+            match self.add_worker(Some(task), true) {
+                Ok(()) => return Ok(()),
+                Err(not_added) => task = not_added.task.expect("our first task"),
+            }
+            c = self.ctl.get();
+        }
+        // 2. Running: queue it, then look again.
+        if c.is_running() {
+            kit::pause_point("threadpool-executor::pool: saw the pool running, not yet queued");
+            match self.queue.offer(task) {
+                Ok(ticket) => return self.recheck(ticket),
+                Err(back) => task = back,
+            }
+        }
+        // 3. Not queued: a worker above core size, or a rejection.
+        self.add_worker(Some(task), false)
+            .map_err(|not_added| (not_added.task.expect("our first task"), not_added.reason))
+    }
+
+    /// After queuing: the pool may have shut down, or lost its last
+    /// worker, since `execute` looked. Without this look, a task queued
+    /// after `shutdown` emptied the pool would never run, nor be
+    /// rejected (T7).
+    fn recheck(self: &Arc<Self>, ticket: Ticket) -> Result<(), (T, Reason)> {
+        let recheck = self.ctl.get();
+        if !recheck.is_running() {
+            // Take it back if no worker took it: then it is ours to reject.
+            if let Some(task) = self.remove(ticket) {
+                return Err((task, Reason::Shutdown));
+            }
+        } else if recheck.worker_count() == 0 {
+            // Running with no worker (core size 0, or every worker just
+            // left): someone must take the task from the queue.
+            if let Err(not_added) = self.add_worker(None, false)
+                && self.ctl.get().worker_count() == 0
+                && let Some(task) = self.remove(ticket)
+            {
+                return Err((task, not_added.reason));
+            }
+        }
+        Ok(())
+    }
+    // ANCHOR_END: execute
+
+    // ANCHOR: add_worker
+    /// Starts a worker, if the state and the bound (core or maximum size)
+    /// allow one, with `first` as its first task.
+    pub(crate) fn add_worker(
+        self: &Arc<Self>,
+        first: Option<T>,
+        core: bool,
+    ) -> Result<(), NotAdded<T>> {
+        // Count the worker first, by CAS: two callers that both saw room
+        // for one more cannot both take it.
+        let mut c = self.ctl.get();
+        loop {
+            if c.at_least(RunState::Shutdown)
+                && (c.at_least(RunState::Stop) || first.is_some() || self.queue.is_empty())
+            {
+                // Shut down: only a worker for queued tasks, and only
+                // before STOP.
+                return Err(NotAdded {
+                    task: first,
+                    reason: Reason::Shutdown,
+                });
+            }
+            let bound = if core {
+                self.config.core()
+            } else {
+                self.config.maximum()
+            };
+            if c.worker_count() >= bound {
+                return Err(NotAdded {
+                    task: first,
+                    reason: self.saturated(c),
+                });
+            }
+            if self.ctl.compare_and_increment(c) {
+                break;
+            }
+            c = self.ctl.get();
+        }
+        // Then create it, and check again under `main` before it joins the
+        // set: a shutdown may have come since.
+        let has_first = first.is_some();
+        let worker = Arc::new(Worker::new(first));
+        let added = {
+            let mut workers = self.main.lock();
+            let c = self.ctl.get();
+            let ok = c.is_running() || (c.less_than(RunState::Stop) && !has_first);
+            if ok {
+                workers.set.push(Arc::clone(&worker));
+            }
+            ok
+        };
+        if !added {
+            self.add_worker_failed(&worker);
+            return Err(NotAdded {
+                task: worker.first_task.lock().take(),
+                reason: Reason::Shutdown,
+            });
+        }
+        let body: Body = {
+            let (core, worker) = (Arc::clone(self), Arc::clone(&worker));
+            Box::new(move || worker::run(core, worker))
+        };
+        match self.factory.new_thread(body) {
+            Ok(thread) => {
+                let finished = {
+                    let mut workers = self.main.lock();
+                    // Counted once started: a worker whose thread never
+                    // started was never in the pool.
+                    workers.largest = workers.largest.max(workers.set.len());
+                    workers.threads.push(thread);
+                    finished_threads(&mut workers.threads)
+                };
+                for thread in finished {
+                    // Its panic, if any, was reported when it happened.
+                    let _ = thread.join();
+                }
+                Ok(())
+            }
+            Err(error) => {
+                self.add_worker_failed(&worker);
+                Err(NotAdded {
+                    task: worker.first_task.lock().take(),
+                    reason: Reason::NoThread {
+                        error: error.kind(),
+                    },
+                })
+            }
+        }
+    }
+
+    /// Undoes a counted worker that did not start: out of the set, one
+    /// fewer in the word, and termination checked (it may have been the
+    /// worker that held it up).
+    fn add_worker_failed(self: &Arc<Self>, worker: &Arc<Worker<T>>) {
+        self.main
+            .lock()
+            .set
+            .retain(|other| !Arc::ptr_eq(other, worker));
+        self.ctl.decrement();
+        self.try_terminate();
+    }
+    // ANCHOR_END: add_worker
+
+    fn saturated(&self, c: Word) -> Reason {
+        Reason::Saturated {
+            pool_size: c.worker_count(),
+            maximum: self.config.maximum(),
+            queued: self.queue.len(),
+        }
+    }
+
+    /// Hands a rejected task to the policy.
+    fn reject(self: &Arc<Self>, task: T, reason: Reason) -> Result<(), Rejected<T>> {
+        self.policy
+            .rejected(task, &Saturated { core: self, reason })
+    }
+
+    /// Counts a discarded task and gives it to the discard hook.
+    pub(crate) fn discard(&self, task: T) {
+        self.discarded.fetch_add(1, SeqCst);
+        match &self.hooks.on_discard {
+            Some(hook) => hook(task),
+            None => drop(task),
+        }
+    }
+
+    /// Takes a queued task back; the queue may now be empty, which may
+    /// let a shut-down pool terminate.
+    fn remove(self: &Arc<Self>, ticket: Ticket) -> Option<T> {
+        let task = self.queue.remove(ticket);
+        self.try_terminate();
+        task
+    }
+
+    /// Ends a worker's life: the JDK's `processWorkerExit`, in
+    /// worker.rs, or its buggy twin.
+    pub(crate) fn worker_exited(self: &Arc<Self>, worker: &Arc<Worker<T>>, abruptly: bool) {
+        match self.variant {
+            Variant::NoReplacement => no_replacement::process_worker_exit(self, worker, abruptly),
+            _ => worker::process_worker_exit(self, worker, abruptly),
+        }
+    }
+
+    // ANCHOR: try_terminate
+    /// Moves to TERMINATED if the pool is shut down and done: SHUTDOWN
+    /// with an empty queue and no worker, or STOP with no worker. Called
+    /// after everything that could make that true.
+    pub(crate) fn try_terminate(self: &Arc<Self>) {
+        loop {
+            let c = self.ctl.get();
+            if c.is_running()
+                || c.at_least(RunState::Tidying)
+                || (c.less_than(RunState::Stop) && !self.queue.is_empty())
+            {
+                return;
+            }
+            if c.worker_count() != 0 {
+                // Done but for the workers: wake one idle worker, which
+                // finds the pool shut down, leaves, and calls this again.
+                // That chain reaches every worker that is idle.
+                self.interrupt_idle_workers(&self.main.lock(), true);
+                return;
+            }
+            // Only the thread whose CAS wins runs the hook: exactly once.
+            if self.ctl.compare_and_set(c, Word::new(RunState::Tidying, 0)) {
+                // Outside `main`: the hook may ask the pool for its size.
+                if let Some(hook) = &self.hooks.terminated {
+                    hook();
+                }
+                let _workers = self.main.lock();
+                self.ctl.set(Word::new(RunState::Terminated, 0));
+                self.termination.notify_all();
+                return;
+            }
+        }
+    }
+    // ANCHOR_END: try_terminate
+
+    // ANCHOR: interrupt_idle
+    /// Interrupts workers waiting for a task (all, or one): never one that
+    /// runs a task, whose run lock is held. A worker takes that lock
+    /// before each task and clears its interrupt under it, so an interrupt
+    /// meant to wake it cannot reach the task.
+    fn interrupt_idle_workers(&self, workers: &Workers<T>, only_one: bool) {
+        for worker in &workers.set {
+            if !worker.interrupt.is_interrupted()
+                && let Some(_idle) = worker.try_lock_idle()
+            {
+                worker.interrupt.interrupt();
+            }
+            if only_one {
+                break;
+            }
+        }
+    }
+    // ANCHOR_END: interrupt_idle
+
+    // ANCHOR: shutdown
+    pub(crate) fn shutdown(self: &Arc<Self>) {
+        {
+            let workers = self.main.lock();
+            self.ctl.advance_run_state(RunState::Shutdown);
+            self.interrupt_idle_workers(&workers, false);
+        }
+        if let Some(hook) = &self.hooks.on_shutdown {
+            hook();
+        }
+        self.try_terminate();
+    }
+
+    pub(crate) fn shutdown_now(self: &Arc<Self>) -> Vec<T> {
+        let tasks = {
+            let workers = self.main.lock();
+            self.ctl.advance_run_state(RunState::Stop);
+            // Busy or idle: a running task is asked to stop.
+            for worker in &workers.set {
+                worker.interrupt.interrupt();
+            }
+            self.queue.drain()
+        };
+        if let Some(hook) = &self.hooks.on_shutdown {
+            hook();
+        }
+        self.try_terminate();
+        tasks
+    }
+    // ANCHOR_END: shutdown
+
+    /// Waits until TERMINATED, for at most `timeout` (`None`: forever).
+    fn await_termination(&self, timeout: Option<Duration>) -> bool {
+        // A timeout too long for the clock is forever.
+        let deadline = timeout.and_then(|timeout| sync::now().checked_add(timeout));
+        let mut workers = self.main.lock();
+        loop {
+            if self.ctl.get().at_least(RunState::Terminated) {
+                return true;
+            }
+            match deadline {
+                Some(deadline) if deadline <= sync::now() => return false,
+                Some(deadline) => self.termination.wait_until(&mut workers, deadline),
+                None => self.termination.wait(&mut workers),
+            }
+        }
+    }
+}
+
+/// The threads that have finished, taken out of `threads` to be joined.
+#[cfg(not(loom))]
+fn finished_threads(threads: &mut Vec<JoinHandle>) -> Vec<JoinHandle> {
+    let (finished, running) = mem::take(threads)
+        .into_iter()
+        .partition(JoinHandle::is_finished);
+    *threads = running;
+    finished
+}
+
+/// loom's threads cannot say whether they finished: the drop joins them.
+#[cfg(loom)]
+fn finished_threads(_: &mut Vec<JoinHandle>) -> Vec<JoinHandle> {
+    Vec::new()
+}
+
+/// A thread pool: ThreadPoolExecutor. See the module docs.
+///
+/// ```
+/// use std::sync::mpsc;
+/// use threadpool_executor::pool::ThreadPool;
+///
+/// let pool = ThreadPool::builder().core_pool_size(2).maximum_pool_size(2).build()?;
+/// let (tx, rx) = mpsc::channel();
+/// for i in 0..4 {
+///     let tx = tx.clone();
+///     pool.execute(move || tx.send(i * i).unwrap()).unwrap();
+/// }
+/// let mut squares: Vec<i32> = rx.iter().take(4).collect();
+/// squares.sort();
+/// assert_eq!(squares, [0, 1, 4, 9]);
+/// # Ok::<(), threadpool_executor::error::ConfigError>(())
+/// ```
+pub struct ThreadPool<T: Runnable = Task> {
+    core: Arc<Core<T>>,
+}
+
+impl ThreadPool<Task> {
+    /// A [`Builder`] for a pool of closures.
+    pub fn builder() -> Builder<Task> {
+        Builder::new()
+    }
+
+    /// Runs `task` on the pool, some time soon: see [`ThreadPool::execute_task`].
+    ///
+    /// # Errors
+    /// As [`ThreadPool::execute_task`]: the task comes back in the error.
+    pub fn execute<F>(&self, task: F) -> Result<(), Rejected<Task>>
+    where
+        F: FnOnce() + Send + 'static,
+    {
+        self.execute_task(Box::new(task))
+    }
+}
+
+impl<T: Runnable> ThreadPool<T> {
+    pub(crate) fn from_core(core: Core<T>) -> ThreadPool<T> {
+        ThreadPool {
+            core: Arc::new(core),
+        }
+    }
+
+    /// Runs `task` on a worker: a new one below core size, else a queued
+    /// one, else a new one up to the maximum; else the policy decides.
+    ///
+    /// # Errors
+    /// Whatever the policy returns: with [`Abort`](crate::reject::Abort),
+    /// a [`Rejected`] holding the task, when the pool is shut down or
+    /// saturated.
+    pub fn execute_task(&self, task: T) -> Result<(), Rejected<T>> {
+        match self.core.execute(task) {
+            Ok(()) => Ok(()),
+            Err((task, reason)) => self.core.reject(task, reason),
+        }
+    }
+
+    /// Takes no new task from now on; queued tasks still run, and idle
+    /// workers are woken to find the queue empty and leave. Does not wait:
+    /// see [`ThreadPool::await_termination`]. A second call does nothing.
+    pub fn shutdown(&self) {
+        self.core.shutdown();
+    }
+
+    /// Takes no new task, runs no queued task, interrupts every worker
+    /// (a running task sees it through
+    /// [`interrupt::check`](crate::interrupt::check)), and returns the
+    /// queued tasks, which never started. Does not wait for the running
+    /// ones.
+    pub fn shutdown_now(&self) -> Vec<T> {
+        self.core.shutdown_now()
+    }
+
+    /// Waits until the pool has terminated (shut down, every task over,
+    /// every worker gone, the terminated hook run), for at most `timeout`.
+    /// Returns whether it has. A zero timeout only looks.
+    pub fn await_termination(&self, timeout: Duration) -> bool {
+        self.core.await_termination(Some(timeout))
+    }
+
+    /// Whether `shutdown` or `shutdown_now` was called.
+    pub fn is_shutdown(&self) -> bool {
+        !self.core.ctl.get().is_running()
+    }
+
+    /// Shut down, but not terminated yet.
+    pub fn is_terminating(&self) -> bool {
+        let c = self.core.ctl.get();
+        c.at_least(RunState::Shutdown) && c.less_than(RunState::Terminated)
+    }
+
+    /// Terminated: nothing will ever run here again.
+    pub fn is_terminated(&self) -> bool {
+        self.core.ctl.get().at_least(RunState::Terminated)
+    }
+
+    /// The ctl word now: run state and worker count, read together.
+    pub fn ctl(&self) -> Word {
+        self.core.ctl.get()
+    }
+
+    /// The run state now.
+    pub fn run_state(&self) -> RunState {
+        self.core.ctl.get().run_state()
+    }
+
+    /// The work queue, to look at.
+    pub fn queue(&self) -> &dyn WorkQueue<T> {
+        &*self.core.queue
+    }
+
+    /// How many tasks the policy discarded (gave to the discard hook).
+    pub fn discarded_count(&self) -> u64 {
+        self.core.discarded.load(SeqCst)
+    }
+
+    /// Threads in the pool now (0 once terminated).
+    pub fn pool_size(&self) -> usize {
+        let workers = self.core.main.lock();
+        if self.core.ctl.get().at_least(RunState::Tidying) {
+            0
+        } else {
+            workers.set.len()
+        }
+    }
+
+    /// Threads running a task now.
+    pub fn active_count(&self) -> usize {
+        let workers = self.core.main.lock();
+        workers.set.iter().filter(|w| w.progress().1).count()
+    }
+
+    /// The most threads the pool has had at once.
+    pub fn largest_pool_size(&self) -> usize {
+        self.core.main.lock().largest
+    }
+
+    /// Tasks completed (a task that panicked counts too). Never
+    /// decreases.
+    pub fn completed_task_count(&self) -> u64 {
+        let workers = self.core.main.lock();
+        workers.completed + workers.set.iter().map(|w| w.progress().0).sum::<u64>()
+    }
+
+    /// Tasks completed, running and queued: never more than were taken.
+    /// Workers are read before the queue: a task moves from the queue to a
+    /// worker, never back, so no task is counted in both places.
+    pub fn task_count(&self) -> u64 {
+        let workers = self.core.main.lock();
+        let by_workers: u64 = workers
+            .set
+            .iter()
+            .map(|w| {
+                let (completed, running) = w.progress();
+                completed + u64::from(running)
+            })
+            .sum();
+        workers.completed + by_workers + self.core.queue.len() as u64
+    }
+
+    /// The core size.
+    pub fn core_pool_size(&self) -> usize {
+        self.core.config.core()
+    }
+
+    /// The maximum size.
+    pub fn maximum_pool_size(&self) -> usize {
+        self.core.config.maximum()
+    }
+
+    /// The keep-alive.
+    pub fn keep_alive(&self) -> Duration {
+        self.core.config.keep_alive()
+    }
+
+    /// Whether core threads may time out.
+    pub fn allows_core_thread_timeout(&self) -> bool {
+        self.core.config.allow_core_timeout()
+    }
+
+    // ANCHOR: setters
+    /// Changes the core size. Smaller: idle workers above it end. Larger:
+    /// new workers start for what is queued.
+    ///
+    /// # Errors
+    /// [`ConfigError::CoreAboveMaximum`], [`ConfigError::TooLarge`].
+    pub fn set_core_pool_size(&self, core: usize) -> Result<(), ConfigError> {
+        let config = &self.core.config;
+        let old = {
+            let _setters = config.setters.lock();
+            check_sizes(core, config.maximum())?;
+            config.core.swap(core, SeqCst)
+        };
+        if self.core.ctl.get().worker_count() > core {
+            self.core
+                .interrupt_idle_workers(&self.core.main.lock(), false);
+        } else if core > old {
+            // As many new workers as there are queued tasks, up to the
+            // difference.
+            for _ in 0..(core - old).min(self.core.queue.len()) {
+                if self.core.add_worker(None, true).is_err() || self.core.queue.is_empty() {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Changes the maximum size. Idle workers above it end.
+    ///
+    /// # Errors
+    /// [`ConfigError::ZeroMaximum`], [`ConfigError::CoreAboveMaximum`],
+    /// [`ConfigError::TooLarge`].
+    pub fn set_maximum_pool_size(&self, maximum: usize) -> Result<(), ConfigError> {
+        let config = &self.core.config;
+        {
+            let _setters = config.setters.lock();
+            check_sizes(config.core(), maximum)?;
+            config.maximum.store(maximum, SeqCst);
+        }
+        if self.core.ctl.get().worker_count() > maximum {
+            self.core
+                .interrupt_idle_workers(&self.core.main.lock(), false);
+        }
+        Ok(())
+    }
+
+    /// Changes the keep-alive. Shorter: idle workers look again now.
+    ///
+    /// # Errors
+    /// [`ConfigError::ZeroKeepAliveWithCoreTimeout`].
+    pub fn set_keep_alive(&self, keep_alive: Duration) -> Result<(), ConfigError> {
+        let config = &self.core.config;
+        let old = {
+            let _setters = config.setters.lock();
+            check_keep_alive(keep_alive, config.allow_core_timeout())?;
+            config.keep_alive.swap(nanos(keep_alive), SeqCst)
+        };
+        if nanos(keep_alive) < old {
+            self.core
+                .interrupt_idle_workers(&self.core.main.lock(), false);
+        }
+        Ok(())
+    }
+
+    /// Lets core threads time out too (or not). Idle workers look again.
+    ///
+    /// # Errors
+    /// [`ConfigError::ZeroKeepAliveWithCoreTimeout`] to allow it with a
+    /// keep-alive of zero.
+    pub fn allow_core_thread_timeout(&self, allow: bool) -> Result<(), ConfigError> {
+        let config = &self.core.config;
+        let changed = {
+            let _setters = config.setters.lock();
+            check_keep_alive(config.keep_alive(), allow)?;
+            config.allow_core_timeout.swap(allow, SeqCst) != allow
+        };
+        if changed && allow {
+            self.core
+                .interrupt_idle_workers(&self.core.main.lock(), false);
+        }
+        Ok(())
+    }
+    // ANCHOR_END: setters
+
+    /// Starts one core thread, idle until a task comes, if fewer than core
+    /// size are running. Returns whether it started one.
+    pub fn prestart_core_thread(&self) -> bool {
+        self.core.ctl.get().worker_count() < self.core.config.core()
+            && self.core.add_worker(None, true).is_ok()
+    }
+
+    /// Starts every missing core thread; returns how many it started.
+    pub fn prestart_all_core_threads(&self) -> usize {
+        let mut started = 0;
+        while self.core.add_worker(None, true).is_ok() {
+            started += 1;
+        }
+        started
+    }
+}
+
+impl<T: Runnable> Drop for ThreadPool<T> {
+    /// Shuts the pool down, waits for the queued tasks to run, and joins
+    /// every thread. Waits for running tasks too, however long they take.
+    fn drop(&mut self) {
+        self.core.shutdown();
+        // Queued tasks and no worker (none was replaced, or the thread
+        // factory failed) would wait forever: start one to run them, or,
+        // if none can start, give them to the discard hook.
+        if self.core.ctl.get().worker_count() == 0
+            && !self.core.queue.is_empty()
+            && self.core.add_worker(None, false).is_err()
+            && self.core.ctl.get().worker_count() == 0
+        {
+            for task in self.core.shutdown_now() {
+                self.core.discard(task);
+            }
+        }
+        self.core.await_termination(None);
+        // A worker on its way out may start a replacement and record its
+        // thread after we looked: look until there is nothing left.
+        loop {
+            let threads = mem::take(&mut self.core.main.lock().threads);
+            if threads.is_empty() {
+                break;
+            }
+            for thread in threads {
+                let _ = thread.join();
+            }
+        }
+    }
+}
