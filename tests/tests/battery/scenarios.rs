@@ -288,7 +288,7 @@ pub fn panic_then_schedule(version: &Version) -> Outcome {
         ms(0),
         Box::new(move || {
             r.record("panicking");
-            panic!("{DELIBERATE}");
+            std::panic::panic_any(DELIBERATE);
         }),
     );
     if rec.eventually("panicking", ms(2000)).is_none() {
@@ -439,7 +439,10 @@ fn quiet_deliberate_panics() {
     ONCE.call_once(|| {
         let default = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let ours = info.payload_as_str().is_some_and(|m| m == DELIBERATE);
+            let ours = info
+                .payload()
+                .downcast_ref::<&str>()
+                .is_some_and(|m| *m == DELIBERATE);
             if !ours {
                 default(info);
             }
