@@ -150,6 +150,7 @@ pub fn check() -> Result<usize> {
     let mut problems = Vec::new();
     let mut ids = BTreeSet::new();
     let mut written = 0;
+    let mut coming = Vec::new();
 
     for row in &rows {
         if !ids.insert(row.id.clone()) {
@@ -171,14 +172,26 @@ pub fn check() -> Result<usize> {
             }
             continue;
         }
-        written += 1;
         let Some(test) = &row.test else {
-            problems.push(format!(
-                "{}: the stage {} exists, but the row's test says *coming*",
-                row.id, row.stage
-            ));
+            // A part of a stage not written yet (the scheduled pool, in the
+            // pool's crate): allowed while no test file of that ID exists.
+            let prefix = format!("{}_", row.id.to_ascii_lowercase());
+            let written_after_all = files.iter().any(|f| {
+                f.starts_with(&stage_dir)
+                    && f.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with(&prefix))
+            });
+            if written_after_all {
+                problems.push(format!(
+                    "{}: {}/tests has its test file, but the row's test says *coming*",
+                    row.id, row.stage
+                ));
+            } else {
+                coming.push(row.id.clone());
+            }
             continue;
         };
+        written += 1;
         let file_name = Path::new(test)
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
@@ -262,9 +275,12 @@ pub fn check() -> Result<usize> {
 
     if problems.is_empty() {
         println!(
-            "{} rows, {written} of them in stages that exist: every test is there",
+            "{} rows, {written} of them written: every test is there",
             rows.len()
         );
+        if !coming.is_empty() {
+            println!("coming in stages that exist: {}", coming.join(", "));
+        }
         Ok(written)
     } else {
         Err(format!(
