@@ -157,6 +157,19 @@ struct Head<T> {
 }
 // ANCHOR_END: shared
 
+/// How `pop` looks at the tail when the head is empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// Only if the counters say an item is there: fast, and a stale count
+    /// only means one more look later.
+    IfCounted,
+    /// Under the tail's lock, always: what a taker about to wait must do.
+    /// The lock orders this look with every `offer`; the counters alone
+    /// would need the two threads' SeqCst accesses to be ordered too,
+    /// which loom does not model.
+    Always,
+}
+
 /// Keeps a field on cache lines of its own. The submitter writes the tail
 /// and `added` for every task, the workers write the head, and each reads
 /// what the others write only when it must: sharing a line would make
@@ -190,11 +203,14 @@ impl<T> Shared<T> {
     }
 
     /// The oldest item, from the head, or else from everything at the
-    /// tail, moved to the head at once.
-    fn pop(&self, head: &mut Items<T>) -> Option<T> {
-        // The tail's lock only if something is there to take: each look
-        // takes its cache line away from the submitter.
-        if head.is_empty() && self.capacity != Capacity::HandOff && self.len() > 0 {
+    /// tail, moved to the head at once. The tail's lock is taken only if
+    /// the counters say something is there (each look takes its cache line
+    /// away from the submitter), unless `look` is [`Look::Always`].
+    fn pop(&self, head: &mut Items<T>, look: Look) -> Option<T> {
+        if head.is_empty()
+            && self.capacity != Capacity::HandOff
+            && (look == Look::Always || self.len() > 0)
+        {
             std::mem::swap(head, &mut *self.tail.lock());
         }
         let (_, item) = head.pop_front()?;
@@ -274,7 +290,7 @@ impl<T: Send + 'static> TaskQueue<T> {
     fn spin_for_item(&self) -> Option<T> {
         let shared = &*self.shared;
         for step in 0..SPIN_STEPS {
-            if let Some(item) = shared.pop(&mut shared.head.items.lock()) {
+            if let Some(item) = shared.pop(&mut shared.head.items.lock(), Look::IfCounted) {
                 return Some(item);
             }
             if cfg!(loom) {
@@ -308,7 +324,7 @@ impl<T: Send + 'static> TaskQueue<T> {
         loop {
             // An item first: a hand-off counted on this taker when it
             // accepted the item, so a taker that leaves must take it.
-            if let Some(item) = shared.pop(&mut head) {
+            if let Some(item) = shared.pop(&mut head, Look::Always) {
                 return Ok(Some(item));
             }
             token.check()?;
@@ -319,7 +335,7 @@ impl<T: Send + 'static> TaskQueue<T> {
             // that came before the announcement is seen by this look, and
             // one that came after sees the announcement and notifies.
             shared.waiting.fetch_add(1, SeqCst);
-            let last_look = shared.pop(&mut head);
+            let last_look = shared.pop(&mut head, Look::Always);
             if last_look.is_none() {
                 match deadline {
                     Some(deadline) => shared.head.available.wait_until(&mut head, deadline),
@@ -378,7 +394,7 @@ impl<T: Send + 'static> WorkQueue<T> for TaskQueue<T> {
 
     fn poll_now(&self) -> Option<T> {
         let shared = &*self.shared;
-        shared.pop(&mut shared.head.items.lock())
+        shared.pop(&mut shared.head.items.lock(), Look::Always)
     }
 
     fn remove(&self, ticket: Ticket) -> Option<T> {
@@ -414,5 +430,14 @@ impl<T: Send + 'static> WorkQueue<T> for TaskQueue<T> {
 
     fn len(&self) -> usize {
         self.shared.len()
+    }
+
+    /// Under both locks: termination is decided on this, so it must be
+    /// ordered with every `offer` (see [`Look::Always`]).
+    fn is_empty(&self) -> bool {
+        let shared = &*self.shared;
+        let head = shared.head.items.lock();
+        let tail = shared.tail.lock();
+        head.is_empty() && tail.is_empty()
     }
 }
