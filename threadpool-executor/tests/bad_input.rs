@@ -1,0 +1,169 @@
+//! Bad input: every configuration the pool cannot honour is a typed error
+//! with a message, at construction and in every setter, and a setter that
+//! fails changes nothing.
+#![cfg(not(loom))]
+
+mod support;
+
+use std::io;
+use std::time::Duration;
+
+use threadpool_executor::ThreadPool;
+use threadpool_executor::ctl::CAPACITY;
+use threadpool_executor::error::{ConfigError, Reason};
+use threadpool_executor::factory::NamedThreads;
+use threadpool_executor::queue::TaskQueue;
+
+use kit::{Recorder, ms};
+use support::{eventually, prefix};
+
+#[test]
+fn bad_input_at_construction() {
+    let cases = [
+        (
+            ThreadPool::builder()
+                .core_pool_size(4)
+                .maximum_pool_size(2)
+                .build(),
+            ConfigError::CoreAboveMaximum {
+                core: 4,
+                maximum: 2,
+            },
+            "the core pool size (4) is larger than the maximum pool size (2)",
+        ),
+        (
+            ThreadPool::builder()
+                .core_pool_size(0)
+                .maximum_pool_size(0)
+                .build(),
+            ConfigError::ZeroMaximum,
+            "the maximum pool size must be at least 1",
+        ),
+        (
+            ThreadPool::builder().maximum_pool_size(usize::MAX).build(),
+            ConfigError::TooLarge { size: usize::MAX },
+            "a pool size of 18446744073709551615 is more than the 536870911 workers the ctl word can count",
+        ),
+        (
+            ThreadPool::builder()
+                .keep_alive(Duration::ZERO)
+                .allow_core_thread_timeout(true)
+                .build(),
+            ConfigError::ZeroKeepAliveWithCoreTimeout,
+            "core threads may time out only with a keep-alive longer than zero",
+        ),
+    ];
+    for (built, error, message) in cases {
+        let got = built.err();
+        assert_eq!(got, Some(error));
+        assert_eq!(got.unwrap().to_string(), message);
+    }
+    assert_eq!(
+        TaskQueue::<threadpool_executor::Task>::bounded(0).err(),
+        Some(ConfigError::ZeroCapacity)
+    );
+    // The largest the word can count is fine.
+    assert!(
+        ThreadPool::builder()
+            .maximum_pool_size(CAPACITY)
+            .build()
+            .is_ok()
+    );
+}
+
+#[test]
+fn bad_input_setters_keep_the_invariants() {
+    let pool = ThreadPool::builder()
+        .core_pool_size(2)
+        .maximum_pool_size(4)
+        .keep_alive(ms(50))
+        .thread_factory(support::threads(&prefix("bad")))
+        .build()
+        .unwrap();
+    assert_eq!(
+        pool.set_core_pool_size(5),
+        Err(ConfigError::CoreAboveMaximum {
+            core: 5,
+            maximum: 4
+        })
+    );
+    assert_eq!(pool.set_maximum_pool_size(0), Err(ConfigError::ZeroMaximum));
+    assert_eq!(
+        pool.set_maximum_pool_size(1),
+        Err(ConfigError::CoreAboveMaximum {
+            core: 2,
+            maximum: 1
+        })
+    );
+    assert_eq!(
+        pool.set_maximum_pool_size(CAPACITY + 1),
+        Err(ConfigError::TooLarge { size: CAPACITY + 1 })
+    );
+    assert_eq!(
+        (pool.core_pool_size(), pool.maximum_pool_size()),
+        (2, 4),
+        "unchanged"
+    );
+
+    pool.allow_core_thread_timeout(true).unwrap();
+    assert_eq!(
+        pool.set_keep_alive(Duration::ZERO),
+        Err(ConfigError::ZeroKeepAliveWithCoreTimeout)
+    );
+    assert_eq!(pool.keep_alive(), ms(50), "unchanged");
+    pool.allow_core_thread_timeout(false).unwrap();
+    pool.set_keep_alive(Duration::ZERO).unwrap();
+    assert_eq!(
+        pool.allow_core_thread_timeout(true),
+        Err(ConfigError::ZeroKeepAliveWithCoreTimeout)
+    );
+    assert!(!pool.allows_core_thread_timeout(), "unchanged");
+
+    // Valid changes apply: a larger core size starts workers for what is
+    // queued.
+    pool.set_maximum_pool_size(6).unwrap();
+    pool.set_core_pool_size(6).unwrap();
+    assert_eq!((pool.core_pool_size(), pool.maximum_pool_size()), (6, 6));
+}
+
+/// Raising the core size starts workers for queued tasks at once.
+#[test]
+fn bad_input_larger_core_runs_the_queue() {
+    let pool = ThreadPool::builder()
+        .core_pool_size(1)
+        .maximum_pool_size(3)
+        .thread_factory(support::threads(&prefix("bad-core")))
+        .build()
+        .unwrap();
+    let (gate, rec) = (support::Gate::new(), Recorder::new());
+    for i in 0..3 {
+        let (waiter, r) = (gate.waiter(), rec.clone());
+        pool.execute(move || {
+            r.record(format!("started {i}"));
+            waiter.wait();
+        })
+        .unwrap();
+    }
+    assert_eq!((pool.pool_size(), pool.queue().len()), (1, 2));
+    pool.set_core_pool_size(3).unwrap();
+    assert!(rec.wait_until_count("started 2", 1, ms(5000)).is_some());
+    assert!(eventually(ms(5000), || pool.active_count() == 3));
+    gate.open();
+}
+
+/// A thread name the system cannot take is the factory's error, and the
+/// task comes back; nothing panics.
+#[test]
+fn bad_input_thread_name_with_a_nul() {
+    let pool = ThreadPool::builder()
+        .thread_factory(NamedThreads::with_prefix("bad\0name-"))
+        .build()
+        .unwrap();
+    let rejected = pool.execute(|| {}).unwrap_err();
+    assert_eq!(
+        rejected.reason(),
+        Reason::NoThread {
+            error: io::ErrorKind::InvalidInput
+        }
+    );
+}

@@ -1,0 +1,104 @@
+//! I4 `delayed_tasks`, fixed: stage 5's timer runs every task on its one
+//! thread, so a long task makes the next one start late (I4 there). Here
+//! the timer only hands each task, when it is due, to a pool of 2: the
+//! long task holds one worker, and the other runs the next task on time.
+//! A scheduled pool is this, in one piece.
+//!
+//! The Java Timer article's example, one article second to 5 ms: task 1 is
+//! due at 10 s and runs for 70 s; task 2 is due at 30 s. On the timer's
+//! thread task 2 started when task 1 ended; here it starts at its due
+//! time, while task 1 still runs.
+#![cfg(not(loom))]
+
+mod support;
+
+use std::sync::Arc;
+
+use interrupt_cancel::timer::Timer;
+use threadpool_executor::presets;
+
+use kit::scale::in_ms;
+use kit::{Recorder, ms, threads};
+use support::prefix;
+
+/// One article second.
+const SECOND_MS: u64 = 5;
+const TASK1_DUE_MS: u64 = 10 * SECOND_MS;
+const TASK1_RUNS_MS: u64 = 70 * SECOND_MS;
+const TASK2_DUE_MS: u64 = 30 * SECOND_MS;
+/// How late task 2 may start on a pool with a free worker.
+const MARGIN_MS: u64 = 100;
+
+#[test]
+fn i4_delayed_tasks_fixed() {
+    let prefix = prefix("i4");
+    let pool = Arc::new(
+        presets::fixed(2)
+            .thread_factory(support::threads(&prefix))
+            .build()
+            .unwrap(),
+    );
+    let timer_name = format!("{prefix}t");
+    let timer = Timer::new(&timer_name).unwrap();
+    let rec = Recorder::new();
+
+    let (p, r) = (Arc::clone(&pool), rec.clone());
+    timer
+        .schedule(ms(TASK1_DUE_MS), move || {
+            p.execute(move || {
+                r.record("task 1 started");
+                std::thread::sleep(ms(TASK1_RUNS_MS));
+                r.record("task 1 ended");
+            })
+            .unwrap();
+        })
+        .unwrap();
+    let task2_due = rec.elapsed() + ms(TASK2_DUE_MS);
+    let (p, r) = (Arc::clone(&pool), rec.clone());
+    timer
+        .schedule(ms(TASK2_DUE_MS), move || {
+            p.execute(move || {
+                r.record("task 2 started");
+            })
+            .unwrap();
+        })
+        .unwrap();
+
+    let task2_started = rec
+        .eventually("task 2 started", ms(TASK1_DUE_MS + TASK1_RUNS_MS + 5000))
+        .unwrap_or_else(|| panic!("task 2 never started\n{}", rec.log()));
+    let task1_ended = rec
+        .eventually("task 1 ended", ms(TASK1_RUNS_MS + 5000))
+        .unwrap_or_else(|| panic!("task 1 never ended\n{}", rec.log()));
+    assert!(
+        task2_started >= task2_due,
+        "not before its due time: {}",
+        in_ms(task2_started)
+    );
+    assert!(
+        task2_started <= task2_due + ms(MARGIN_MS) && task2_started < task1_ended,
+        "I4 delayed_tasks: task 2 due at {} ms, started at {} ms; task 1 ran until {} ms\n{}",
+        in_ms(task2_due),
+        in_ms(task2_started),
+        in_ms(task1_ended),
+        rec.log()
+    );
+    let on = |what: &str| {
+        rec.events()
+            .into_iter()
+            .find(|e| e.what == what)
+            .map(|e| e.who)
+    };
+    assert_ne!(on("task 1 started"), on("task 2 started"), "two workers");
+
+    drop(timer);
+    threads::assert_gone(&timer_name);
+    drop(
+        Arc::try_unwrap(pool)
+            .ok()
+            .expect("the timer's tasks let go of the pool"),
+    );
+    for m in 1..=2 {
+        threads::assert_gone(&format!("{prefix}{m}"));
+    }
+}

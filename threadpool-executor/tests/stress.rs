@@ -1,0 +1,189 @@
+//! Stress: 4 threads submit 100 000 tasks in all to a pool that grows,
+//! shrinks (a keep-alive of 100 µs) and saturates (a bounded queue), and
+//! the test shuts it down (`shutdown` or `shutdown_now`) at a random
+//! point. Every task is then accounted for exactly once: it ran once, or
+//! it was rejected and handed back, or `shutdown_now` returned it. None
+//! lost, none twice, and every thread joined.
+//!
+//! The point and the kind of shutdown come from a seeded xorshift; the
+//! seed is printed. Run one again with `STRESS_SEED=<seed>`.
+#![cfg(not(loom))]
+
+mod support;
+
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::SeqCst};
+use std::thread;
+use std::time::{Duration, Instant, SystemTime};
+
+use parking_lot::Mutex;
+use threadpool_executor::builder::Builder;
+use threadpool_executor::error::Reason;
+use threadpool_executor::factory::{Body, JoinHandle};
+use threadpool_executor::queue::TaskQueue;
+use threadpool_executor::{Runnable, ThreadPool};
+
+use kit::{ms, threads};
+
+const SUBMITTERS: usize = 4;
+const TASKS: usize = 100_000;
+
+/// A task that counts its own runs.
+struct Probe {
+    id: usize,
+    runs: Arc<Vec<AtomicU8>>,
+}
+
+impl Runnable for Probe {
+    fn run(self) {
+        self.runs[self.id].fetch_add(1, SeqCst);
+    }
+}
+
+/// xorshift64: enough randomness to pick a point, and repeatable.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn seed() -> u64 {
+    match std::env::var("STRESS_SEED") {
+        Ok(seed) => seed.parse().expect("STRESS_SEED is a number"),
+        Err(_) => {
+            let now = SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .unwrap();
+            (now.as_nanos() as u64) | 1
+        }
+    }
+}
+
+#[test]
+fn stress_every_task_accounted_for_once() {
+    let seed = seed();
+    let mut rng = XorShift(seed);
+    let shutdown_at = (rng.next() % TASKS as u64) as usize;
+    let now = rng.next().is_multiple_of(2);
+
+    let prefix = support::prefix("st");
+    let names = Arc::new(Mutex::new(Vec::new()));
+    let factory = {
+        let (names, prefix, made) = (Arc::clone(&names), prefix.clone(), AtomicUsize::new(0));
+        move |body: Body| -> io::Result<JoinHandle> {
+            let name = format!("{prefix}{}", made.fetch_add(1, SeqCst) + 1);
+            let thread = thread::Builder::new().name(name.clone()).spawn(body)?;
+            names.lock().push(name);
+            Ok(thread)
+        }
+    };
+    let pool: ThreadPool<Probe> = Builder::new()
+        .core_pool_size(2)
+        .maximum_pool_size(4)
+        .keep_alive(Duration::from_micros(100))
+        .queue(TaskQueue::bounded(512).unwrap())
+        .thread_factory(factory)
+        .build()
+        .unwrap();
+
+    let runs: Arc<Vec<AtomicU8>> = Arc::new((0..TASKS).map(|_| AtomicU8::new(0)).collect());
+    let submitted = AtomicUsize::new(0);
+    let start = Instant::now();
+    let (rejected, returned) = thread::scope(|scope| {
+        let submitters: Vec<_> = (0..SUBMITTERS)
+            .map(|s| {
+                let (pool, runs, submitted) = (&pool, &runs, &submitted);
+                scope.spawn(move || {
+                    let mut rejected = Vec::new();
+                    for id in (s..TASKS).step_by(SUBMITTERS) {
+                        let probe = Probe {
+                            id,
+                            runs: Arc::clone(runs),
+                        };
+                        if let Err(e) = pool.execute_task(probe) {
+                            rejected.push((e.reason(), e.into_task().id));
+                        }
+                        submitted.fetch_add(1, SeqCst);
+                    }
+                    rejected
+                })
+            })
+            .collect();
+        while submitted.load(SeqCst) < shutdown_at {
+            thread::yield_now();
+        }
+        let returned: Vec<usize> = if now {
+            pool.shutdown_now().into_iter().map(|p| p.id).collect()
+        } else {
+            pool.shutdown();
+            Vec::new()
+        };
+        let rejected: Vec<(Reason, usize)> = submitters
+            .into_iter()
+            .flat_map(|s| s.join().unwrap())
+            .collect();
+        (rejected, returned)
+    });
+    assert!(
+        pool.await_termination(ms(10_000)),
+        "seed {seed}: not terminated"
+    );
+    let elapsed = start.elapsed();
+
+    let mut fate = vec![0u32; TASKS];
+    for &(_, id) in &rejected {
+        fate[id] += 1;
+    }
+    for &id in &returned {
+        fate[id] += 1;
+    }
+    let mut ran = 0;
+    for (id, runs) in runs.iter().enumerate() {
+        let n = runs.load(SeqCst) as u32;
+        assert!(n <= 1, "seed {seed}: task {id} ran {n} times");
+        ran += n as usize;
+        fate[id] += n;
+    }
+    let lost: Vec<usize> = (0..TASKS).filter(|&id| fate[id] == 0).collect();
+    let twice: Vec<usize> = (0..TASKS).filter(|&id| fate[id] > 1).collect();
+    let saturated = rejected
+        .iter()
+        .filter(|(r, _)| matches!(r, Reason::Saturated { .. }))
+        .count();
+    println!(
+        "stress: seed {seed}, {TASKS} tasks from {SUBMITTERS} threads, {} after {shutdown_at}: \
+         {ran} ran, {} rejected ({saturated} saturated, {} shut down), {} returned by shutdown_now; \
+         {} threads started; {} ms",
+        if now { "shutdown_now" } else { "shutdown" },
+        rejected.len(),
+        rejected.len() - saturated,
+        returned.len(),
+        names.lock().len(),
+        elapsed.as_millis()
+    );
+    assert!(
+        lost.is_empty(),
+        "seed {seed}: {} tasks lost, first {:?}",
+        lost.len(),
+        &lost[..lost.len().min(10)]
+    );
+    assert!(
+        twice.is_empty(),
+        "seed {seed}: {} tasks accounted twice, first {:?}",
+        twice.len(),
+        &twice[..twice.len().min(10)]
+    );
+    assert_eq!(ran + rejected.len() + returned.len(), TASKS);
+    assert_eq!(pool.completed_task_count(), ran as u64, "seed {seed}");
+
+    drop(pool);
+    for name in names.lock().iter() {
+        threads::assert_gone(name);
+    }
+}
