@@ -433,7 +433,7 @@ impl<T: Send + 'static> WorkQueue<T> for TaskQueue<T> {
     }
 
     /// Under both locks: termination is decided on this, so it must be
-    /// ordered with every `offer` (see [`Look::Always`]).
+    /// ordered with every `offer`, as a taker's last look is.
     fn is_empty(&self) -> bool {
         let shared = &*self.shared;
         let head = shared.head.items.lock();

@@ -15,7 +15,7 @@
 //!   silently drops the task; here it comes back in `Err(Rejected)`.
 //! - [`Discard`]: the task is thrown away and `execute` returns `Ok`. It
 //!   goes to the pool's discard hook
-//!   ([`Builder::on_discard`](crate::pool::Builder::on_discard)), and is
+//!   ([`Builder::on_discard`](crate::builder::Builder::on_discard)), and is
 //!   counted ([`ThreadPool::discarded_count`](crate::pool::ThreadPool::discarded_count)).
 //! - [`DiscardOldest`]: the oldest queued task is evicted (it never runs;
 //!   it goes to the discard hook) and the new one is tried again. After

@@ -1,7 +1,7 @@
 //! A worker: one thread that runs its first task, then takes tasks from the
-//! queue until [`get_task`] says there is no reason to stay.
+//! queue until `get_task` says there is no reason to stay.
 //!
-//! - [`get_task`] blocks without limit at or below core size and waits at
+//! - `get_task` blocks without limit at or below core size and waits at
 //!   most the keep-alive above it (or always, if core threads may time
 //!   out). A worker that timed out leaves only by a CAS on the ctl word
 //!   that lowers the count it saw, so two idle workers cannot both see
