@@ -62,6 +62,7 @@ pub enum RunState {
 
 impl RunState {
     /// The state's bits in place: the smallest word in this state.
+    #[inline]
     const fn bits(self) -> u32 {
         (self as u32) << COUNT_BITS
     }
@@ -106,31 +107,37 @@ impl Word {
     }
 
     /// The run state, from the top three bits.
+    #[inline]
     pub fn run_state(self) -> RunState {
         RunState::of_bits(self.0 & !COUNT_MASK)
     }
 
     /// The worker count, from the low 29 bits.
+    #[inline]
     pub fn worker_count(self) -> usize {
         (self.0 & COUNT_MASK) as usize
     }
 
     /// Whether the pool takes new tasks: one comparison, no unpacking.
+    #[inline]
     pub fn is_running(self) -> bool {
         self.0 < RunState::Shutdown.bits()
     }
 
     /// Whether the state is `state` or later.
+    #[inline]
     pub fn at_least(self, state: RunState) -> bool {
         self.0 >= state.bits()
     }
 
     /// Whether the state is before `state`.
+    #[inline]
     pub fn less_than(self, state: RunState) -> bool {
         self.0 < state.bits()
     }
 
     /// The raw bits, as the atomic holds them.
+    #[inline]
     pub fn bits(self) -> u32 {
         self.0
     }
@@ -177,6 +184,7 @@ impl Ctl {
     }
 
     /// The current word.
+    #[inline]
     pub fn get(&self) -> Word {
         Word(self.0.load(SeqCst))
     }
@@ -184,6 +192,7 @@ impl Ctl {
     /// One more worker, if the word is still `expect`: whoever saw the
     /// state and count that allow a new worker gets it, and a thread whose
     /// view went stale must look again.
+    #[inline]
     pub fn compare_and_increment(&self, expect: Word) -> bool {
         debug_assert!(expect.worker_count() < CAPACITY);
         self.compare_and_set(expect, Word(expect.0 + 1))
@@ -192,6 +201,7 @@ impl Ctl {
     /// One worker fewer, if the word is still `expect`: how an idle worker
     /// leaves, so that two of them cannot both see "one above core" and
     /// both leave.
+    #[inline]
     pub fn compare_and_decrement(&self, expect: Word) -> bool {
         debug_assert!(expect.worker_count() > 0);
         self.compare_and_set(expect, Word(expect.0 - 1))
@@ -223,6 +233,7 @@ impl Ctl {
     }
 
     /// Replaces `expect` with `new`, if the word is still `expect`.
+    #[inline]
     pub fn compare_and_set(&self, expect: Word, new: Word) -> bool {
         self.0
             .compare_exchange(expect.0, new.0, SeqCst, SeqCst)

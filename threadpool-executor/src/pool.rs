@@ -64,18 +64,22 @@ pub(crate) struct Config {
 }
 
 impl Config {
+    #[inline]
     pub(crate) fn core(&self) -> usize {
         self.core.load(SeqCst)
     }
 
+    #[inline]
     pub(crate) fn maximum(&self) -> usize {
         self.maximum.load(SeqCst)
     }
 
+    #[inline]
     pub(crate) fn keep_alive(&self) -> Duration {
         Duration::from_nanos(self.keep_alive.load(SeqCst))
     }
 
+    #[inline]
     pub(crate) fn allow_core_timeout(&self) -> bool {
         self.allow_core_timeout.load(SeqCst)
     }
