@@ -41,28 +41,68 @@ impl Row {
     }
 }
 
-/// The rows of the page's table (those whose first cell is an ID).
+/// The rows of the page's tables: one table per stage, under a heading
+/// `## Stage N: \`crate\``; a row is `| ID | kind | fixed in | what | test |`,
+/// its test the file's stem (`c1_lost_wakeup`), `*(coming)*` after it while
+/// it is not written.
 pub fn rows(page: &str) -> Result<Vec<Row>> {
+    // "stage 2" in a "Fixed in" cell names the crate of `## Stage 2: ...`.
+    let mut stages: Vec<(String, String)> = Vec::new();
+    for line in page.lines() {
+        if let Some(rest) = line.strip_prefix("## Stage ")
+            && let Some((n, krate)) = rest.split_once(':')
+        {
+            stages.push((
+                n.trim().to_string(),
+                krate.trim().trim_matches('`').to_string(),
+            ));
+        }
+    }
+    let crate_of = |cell: &str| -> Result<Option<String>> {
+        let Some(n) = cell.strip_prefix("stage ") else {
+            return Ok(None);
+        };
+        stages
+            .iter()
+            .find(|(k, _)| k == n.trim())
+            .map(|(_, c)| Some(c.clone()))
+            .ok_or_else(|| format!("{PAGE}: no `## Stage {n}` heading for \"{cell}\""))
+    };
     let mut rows = Vec::new();
-    for line in page.lines().filter(|l| l.starts_with('|')) {
-        let cells: Vec<String> = line
-            .trim_matches('|')
-            .split('|')
-            .map(|c| c.trim().trim_matches('`').trim_matches('*').to_string())
-            .collect();
-        if id_of(&cells[0]).is_none() {
+    let mut stage = String::new();
+    for line in page.lines() {
+        if let Some(rest) = line.strip_prefix("## Stage ") {
+            stage = rest
+                .split_once(':')
+                .map(|(_, c)| c.trim().trim_matches('`').to_string())
+                .unwrap_or_default();
+            continue;
+        }
+        if !line.starts_with('|') {
+            continue;
+        }
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        if id_of(cells[0]).is_none() {
             continue; // the header or its rule
         }
-        let [id, name, kind, stage, fixed_in, _what, test, _chapter] = &cells[..] else {
-            return Err(format!("{PAGE}: a row needs 8 cells: {line}"));
+        let [id, kind, fixed_in, _what, test] = &cells[..] else {
+            return Err(format!("{PAGE}: a row needs 5 cells: {line}"));
+        };
+        let coming = test.contains("(coming)");
+        let stem = test.split('`').nth(1).unwrap_or_default();
+        let Some(name) = stem.strip_prefix(&format!("{}_", id.to_ascii_lowercase())) else {
+            return Err(format!(
+                "{PAGE}: {id}'s test `{stem}` does not start with `{}_`",
+                id.to_ascii_lowercase()
+            ));
         };
         rows.push(Row {
-            id: id.clone(),
-            name: name.clone(),
-            kind: kind.clone(),
+            id: id.to_string(),
+            name: name.to_string(),
+            kind: kind.to_string(),
             stage: stage.clone(),
-            fixed_in: (!fixed_in.is_empty()).then(|| fixed_in.clone()),
-            test: (test != "coming").then(|| test.clone()),
+            fixed_in: crate_of(fixed_in)?,
+            test: (!coming).then(|| format!("{stage}/tests/{stem}.rs")),
         });
     }
     Ok(rows)
@@ -298,10 +338,17 @@ mod tests {
     #[test]
     fn rows_are_read_from_the_table() {
         let page = "\
-| ID | Name | Kind | Stage | Fixed in | What | Test | Chapter |
-|---|---|---|---|---|---|---|---|
-| C1 | `lost_wakeup` | bug | `condvar-timer` | `condvar-timer` | lost | `condvar-timer/tests/c1_lost_wakeup.rs` | [3](ch03.md) |
-| W2 | `cursor_race` | bug | `wheel` | `wheel` | late | *coming* | [7](ch07.md) |
+## Stage 3: `condvar-timer`
+
+| ID | Kind | Fixed in | What | Test |
+|---|---|---|---|---|
+| C1 | bug | stage 3 | lost | `c1_lost_wakeup` |
+
+## Stage 7: `wheel`
+
+| ID | Kind | Fixed in | What | Test |
+|---|---|---|---|---|
+| W2 | bug | stage 7 | late | `w2_cursor_race` *(coming)* |
 ";
         let rows = rows(page).unwrap();
         assert_eq!(rows.len(), 2);
@@ -312,6 +359,7 @@ mod tests {
             rows[0].test.as_deref(),
             Some("condvar-timer/tests/c1_lost_wakeup.rs")
         );
+        assert_eq!(rows[1].fixed_in.as_deref(), Some("wheel"));
         assert_eq!(rows[1].test, None);
     }
 
