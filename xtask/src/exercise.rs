@@ -170,20 +170,24 @@ fn status(e: &Exercise) -> Status {
 // -- the commands ---------------------------------------------------------
 
 fn list() -> Result {
+    use std::io::Write;
     let done = EXERCISES
         .iter()
         .filter(|e| status(e) == Status::Done)
         .count();
-    println!("Exercises: {done} of {} done\n", EXERCISES.len());
+    let mut text = format!("Exercises: {done} of {} done\n\n", EXERCISES.len());
     for e in EXERCISES {
         let state = match status(e) {
-            Status::Done => "done".to_string(),
-            Status::NotYet => "not yet (started)".to_string(),
-            Status::NotStarted => "not yet".to_string(),
+            Status::Done => "done",
+            Status::NotYet => "not yet (started)",
+            Status::NotStarted => "not yet",
         };
-        println!("  {:<4} {:<24} {:<48} {state}", short(e), e.name, e.title);
+        text += &format!("  {:<4} {:<24} {:<48} {state}\n", short(e), e.name, e.title);
     }
-    println!("\nStart one: cargo xtask exercise start <ex>   (the book's chapter has the story)");
+    text += "\nStart one: cargo xtask exercise start <ex>   (the book's chapter has the story)\n";
+    // Written, not printed: `exercise list | head -1` must not panic when
+    // the pipe closes early.
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
     Ok(())
 }
 
