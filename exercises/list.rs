@@ -111,4 +111,17 @@ pub const EXERCISES: &[Exercise] = &[
             ),
         ],
     },
+    Exercise {
+        name: "t7_recheck",
+        id: "T7",
+        shows: "T7",
+        title: "no task stranded by shutdown",
+        chapter: "ch06-threadpool-executor.md",
+        solution: "crate::solutions::t7_recheck",
+        solution_file: "threadpool-executor/src/pool.rs",
+        solution_points: &[(
+            "WINDOW",
+            "threadpool-executor::pool: saw the pool running, not yet queued",
+        )],
+    },
 ];

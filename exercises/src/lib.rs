@@ -18,3 +18,5 @@
 //! (the build script decides; see `build.rs`).
 
 include!(concat!(env!("OUT_DIR"), "/exercises.rs"));
+
+pub mod solutions;
