@@ -236,9 +236,13 @@ fn shoot(html_dir: &Path, page: &Page, png: &Path) -> Result<(u32, Report)> {
     let _ = std::fs::remove_file(png);
     let size = format!("--window-size={WIDTH},{height}");
     let target = format!("--screenshot={}", png.display());
-    chromium(&[&size, &target, &url])?;
+    let said = chromium(&[&size, &target, &url])?;
     if !png.exists() {
-        return Err(format!("chromium wrote no {}", png.display()));
+        return Err(format!(
+            "chromium wrote no {}; it said:\n    {}",
+            png.display(),
+            tail(&said)
+        ));
     }
     Ok((height, report))
 }
@@ -276,14 +280,20 @@ fn chromium(args: &[&str]) -> Result<String> {
     if run.passed() {
         Ok(run.output)
     } else {
-        let tail: Vec<&str> = run.output.lines().rev().take(5).collect();
         Err(format!(
             "`{}` failed ({}):\n    {}",
             cmd.display(),
             run.how(),
-            tail.into_iter().rev().collect::<Vec<_>>().join("\n    ")
+            tail(&run.output)
         ))
     }
+}
+
+/// The last lines Chromium printed, without its D-Bus complaints (a
+/// container has no session bus).
+fn tail(output: &str) -> String {
+    let lines: Vec<&str> = output.lines().filter(|l| !l.contains("dbus")).collect();
+    lines[lines.len().saturating_sub(6)..].join("\n    ")
 }
 
 /// The chapters of `SUMMARY.md` in reading order; drafts (`[Title]()`) and
