@@ -151,9 +151,9 @@ enum Cancel {
 }
 
 /// How far out the queued task is due: the Java Timer article's 10 hours.
-const FAR_MS: u64 = 1000;
+const FAR_MS: u64 = 600;
 /// How soon after the cancel the thread must be gone.
-const STOPS_WITHIN_MS: u64 = 500;
+const STOPS_WITHIN_MS: u64 = 300;
 
 /// P1 `cancel_hangs_idle`: cancel a timer whose queue is empty.
 pub fn cancel_when_idle(version: &Version) -> Outcome {
