@@ -27,7 +27,7 @@
 mod support;
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{OnceLock, mpsc};
 use std::thread::JoinHandle;
@@ -151,6 +151,12 @@ fn example() -> PathBuf {
                 .and_then(|deps| deps.parent())
                 .expect("target/<profile>/deps/<test>");
             let target_dir = profile_dir.parent().expect("target/<profile>");
+            let binary = profile_dir
+                .join("examples")
+                .join(format!("cancel_hangs_idle{}", std::env::consts::EXE_SUFFIX));
+            if newer_than_sources(&binary) {
+                return binary;
+            }
             let mut build = Command::new(env!("CARGO"));
             build
                 .args(["build", "--quiet", "--offline", "--manifest-path"])
@@ -169,11 +175,26 @@ fn example() -> PathBuf {
             }
             let status = build.status().expect("run cargo");
             assert!(status.success(), "building the example failed: {status}");
-            profile_dir
-                .join("examples")
-                .join(format!("cancel_hangs_idle{}", std::env::consts::EXE_SUFFIX))
+            binary
         })
         .clone()
+}
+
+/// Whether `binary` exists and is newer than every file in this crate's
+/// `src/` and `examples/`.
+fn newer_than_sources(binary: &Path) -> bool {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let Some(built) = modified(binary) else {
+        return false;
+    };
+    ["src", "examples"].iter().all(|dir| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .all(|e| modified(&e.path()).is_some_and(|m| m <= built))
+        })
+    })
 }
 
 /// The example running as a child process, and its stdout, line by line.
