@@ -4,9 +4,10 @@
 //! reader would trip over: pictures that do not load, pictures shrunk to fit
 //! the column, code and tables wider than the column.
 //!
-//! Each page is shot from a temporary copy written next to it (so its
-//! relative links work) with `<details open` and a small script that
-//! measures the page; the copy is deleted afterwards. Not part of CI.
+//! The pages are shot from a private copy of the built HTML
+//! (`target/xtask/screenshots-site-<pid>`, deleted afterwards), each page
+//! rewritten there with `<details open` and a small script that measures
+//! it; relative links and pictures work as in the real book. Not part of CI.
 
 use crate::book::{self, BOOK};
 use crate::cmd::{Cmd, Result, banner, root};
@@ -52,7 +53,7 @@ const MEASURE: &str = r#"<script>
       seen[src] = true;
       if (broken) {
         lines.push("broken-picture " + src);
-      } else if (img.naturalWidth > img.clientWidth * 1.25) {
+      } else if (img.naturalWidth > img.clientWidth * 1.1) {
         lines.push("shrunk-picture " + src + " shown at " +
           Math.round(100 * img.clientWidth / img.naturalWidth) + "% of " +
           img.naturalWidth + "x" + img.naturalHeight);
@@ -132,6 +133,15 @@ pub fn run(out: &str, only: Option<&str>) -> Result {
     }
     let html_dir = root().join(BOOK).join("book").join("html");
     build_for_screenshots(&html_dir)?;
+    // Shoot a private copy: another `mdbook build` (ci, serve, book) empties
+    // book/book/html while it writes, and a page must not vanish mid-shot.
+    let site = Removed(
+        root()
+            .join("target")
+            .join("xtask")
+            .join(format!("screenshots-site-{}", std::process::id())),
+    );
+    copy_dir(&html_dir, &site.0)?;
 
     let summary_path = root().join(BOOK).join("src").join("SUMMARY.md");
     let summary = std::fs::read_to_string(&summary_path)
@@ -162,7 +172,7 @@ pub fn run(out: &str, only: Option<&str>) -> Result {
     let mut found = 0;
     for (index, page) in &pages {
         let png = out_dir.join(page.png(*index));
-        match shoot(&html_dir, page, &png) {
+        match shoot(&site.0, page, &png) {
             Ok((height, report)) => {
                 println!("{}  {WIDTH}x{height}  {}", shown(&png), page.title);
                 for p in &report.problems {
@@ -212,19 +222,14 @@ fn build_for_screenshots(html_dir: &Path) -> Result {
     Ok(())
 }
 
-/// Shoots one page: writes its copy, measures it, takes the PNG, deletes
-/// the copy. Returns the height shot and what the measuring found.
-fn shoot(html_dir: &Path, page: &Page, png: &Path) -> Result<(u32, Report)> {
-    let original = html_dir.join(page.html());
-    let text =
-        std::fs::read_to_string(&original).map_err(|e| format!("{}: {e}", original.display()))?;
-    let name = original
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let copy = Removed(original.with_file_name(format!(".screenshot-{name}")));
-    std::fs::write(&copy.0, prepare(&text)).map_err(|e| format!("{}: {e}", copy.0.display()))?;
-    let url = file_url(&copy.0);
+/// Shoots one page of the private copy of the book: rewrites it in place
+/// ([`prepare`]), measures it, takes the PNG. Returns the height shot and
+/// what the measuring found.
+fn shoot(site: &Path, page: &Page, png: &Path) -> Result<(u32, Report)> {
+    let file = site.join(page.html());
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    std::fs::write(&file, prepare(&text)).map_err(|e| format!("{}: {e}", file.display()))?;
+    let url = file_url(&file);
 
     let dom = chromium(&[&format!("--window-size={WIDTH},800"), "--dump-dom", &url])?;
     let report = parse_report(&dom);
@@ -236,7 +241,11 @@ fn shoot(html_dir: &Path, page: &Page, png: &Path) -> Result<(u32, Report)> {
     let _ = std::fs::remove_file(png);
     let size = format!("--window-size={WIDTH},{height}");
     let target = format!("--screenshot={}", png.display());
-    let said = chromium(&[&size, &target, &url])?;
+    let mut said = chromium(&[&size, &target, &url])?;
+    if !png.exists() {
+        // Seen once in a while on a loaded machine: exit 0 and no file.
+        said = chromium(&[&size, &target, &url])?;
+    }
     if !png.exists() {
         return Err(format!(
             "chromium wrote no {}; it said:\n    {}",
@@ -397,6 +406,23 @@ fn remove_old_pngs(dir: &Path) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
+}
+
+/// Copies a directory tree (the built book: files and directories only).
+fn copy_dir(from: &Path, to: &Path) -> Result {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", from.display()))?;
+        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        if src.is_dir() {
+            copy_dir(&src, &dst)?;
+        } else {
+            std::fs::copy(&src, &dst).map_err(|e| format!("{}: {e}", src.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// A temporary file or directory, deleted when dropped (also on an error).
