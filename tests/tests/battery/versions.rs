@@ -133,20 +133,45 @@ cancellable! {
     interrupt_cancel::refuses_when_dead::Timer, rescue: |_| {};
 }
 
-/// Stage 5's finished Timer: `schedule` returns a handle, and it has fixed
-/// rate.
-impl Subject for interrupt_cancel::timer::Timer {
+/// Stage 5's finished Timer. `schedule` returns a handle whose drop takes
+/// the timer's lock; the thread may be held at a pause point inside that
+/// lock, so the handles are kept until the timer itself is dropped (fields
+/// drop in order: the timer, and its thread, first).
+struct FinalTimer {
+    timer: interrupt_cancel::timer::Timer,
+    handles: std::sync::Mutex<Vec<interrupt_cancel::timer::TaskHandle>>,
+}
+
+impl FinalTimer {
+    fn keep(
+        &self,
+        handle: Result<interrupt_cancel::timer::TaskHandle, impl std::fmt::Debug>,
+    ) -> bool {
+        match handle {
+            Ok(h) => {
+                self.handles
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(h);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+impl Subject for FinalTimer {
     fn schedule(&self, delay: Duration, task: Task) {
-        interrupt_cancel::timer::Timer::schedule(self, delay, task).expect("a small delay");
+        assert!(self.keep(self.timer.schedule(delay, task)), "a small delay");
     }
     fn try_schedule(&self, delay: Duration, task: Task) -> bool {
-        interrupt_cancel::timer::Timer::schedule(self, delay, task).is_ok()
+        self.keep(self.timer.schedule(delay, task))
     }
     fn schedule_at_fixed_rate(&self, delay: Duration, period: Duration, task: Periodic) -> bool {
-        interrupt_cancel::timer::Timer::schedule_at_fixed_rate(self, delay, period, task).is_ok()
+        self.keep(self.timer.schedule_at_fixed_rate(delay, period, task))
     }
     fn cancel(&self) {
-        interrupt_cancel::timer::Timer::cancel(self);
+        self.timer.cancel();
     }
 }
 
@@ -321,7 +346,12 @@ pub fn versions() -> Vec<Version> {
                 "interrupt-cancel::timer: peeked the head, not yet waiting",
                 "C1",
             )),
-            start: |name| Box::new(interrupt_cancel::timer::Timer::new(name).unwrap()),
+            start: |name| {
+                Box::new(FinalTimer {
+                    timer: interrupt_cancel::timer::Timer::new(name).unwrap(),
+                    handles: std::sync::Mutex::new(Vec::new()),
+                })
+            },
             stop: Stop {
                 cancel: true,
                 idle: None,
