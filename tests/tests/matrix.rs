@@ -6,45 +6,33 @@
 mod battery;
 
 use battery::matrix::{self, Column};
-use battery::scenarios;
 use battery::versions::versions;
+use battery::{pools, scenarios};
 
 #[test]
 fn progression_matrix() {
     let versions = versions();
     let columns = [
+        Column::timer("N1 busy wait", scenarios::busy_wait),
+        Column::timer(
+            "S1/C1 task in the window",
+            scenarios::earlier_task_in_the_window,
+        ),
+        Column::timer("P1 cancel, idle", scenarios::cancel_when_idle),
+        Column::timer("P2 cancel, waiting", scenarios::cancel_while_waiting),
+        Column::timer("P3 cancel in the gap", scenarios::cancel_in_the_gap),
         Column {
-            heading: "N1 busy_wait",
-            run: scenarios::busy_wait,
+            pool: Some(pools::panic_then_execute),
+            ..Column::timer("I2/I6 panic, then schedule", scenarios::panic_then_schedule)
         },
         Column {
-            heading: "S1 / C1 earlier task arrives in the window",
-            run: scenarios::earlier_task_in_the_window,
+            pool: Some(pools::long_task_delays_others),
+            ..Column::timer("I4 long task first", scenarios::long_task_delays_others)
         },
-        Column {
-            heading: "P1 cancel when idle",
-            run: scenarios::cancel_when_idle,
-        },
-        Column {
-            heading: "P2 cancel while waiting",
-            run: scenarios::cancel_while_waiting,
-        },
-        Column {
-            heading: "P3 cancel between check and wait",
-            run: scenarios::cancel_in_the_gap,
-        },
-        Column {
-            heading: "I2 / I6 a task panics, then schedule",
-            run: scenarios::panic_then_schedule,
-        },
-        Column {
-            heading: "I4 a long task delays the next",
-            run: scenarios::long_task_delays_others,
-        },
-        Column {
-            heading: "I5 fixed rate catches up",
-            run: scenarios::fixed_rate_catches_up,
-        },
+        Column::timer("I5 fixed-rate catch-up", scenarios::fixed_rate_catches_up),
+        Column::pool("T2 burst grows pool", pools::burst_grows_the_pool),
+        Column::pool("T6 every worker panics", pools::panics_kill_every_worker),
+        Column::pool("T7 execute vs shutdown", pools::execute_shutdown_race),
     ];
     let rows = matrix::run(&versions, &columns);
     println!("{}", matrix::details(&versions, &columns, &rows));

@@ -2,6 +2,7 @@
 
 use std::thread;
 
+use super::pools::PoolVersion;
 use super::scenarios::{Outcome, Verdict};
 use super::versions::Version;
 
@@ -9,8 +10,46 @@ use super::versions::Version;
 pub struct Column {
     /// The column's heading.
     pub heading: &'static str,
-    /// Runs the scenario against one version.
-    pub run: fn(&Version) -> Outcome,
+    /// Runs the scenario against a timer; `None` if it asks nothing of one.
+    pub timer: Option<fn(&Version) -> Outcome>,
+    /// Runs the scenario against stage 6's pool; `None` if it asks
+    /// nothing of one.
+    pub pool: Option<fn(&PoolVersion) -> Outcome>,
+}
+
+impl Column {
+    /// A column of timer scenarios only.
+    pub const fn timer(heading: &'static str, run: fn(&Version) -> Outcome) -> Column {
+        Column {
+            heading,
+            timer: Some(run),
+            pool: None,
+        }
+    }
+
+    /// A column of pool scenarios only.
+    pub const fn pool(heading: &'static str, run: fn(&PoolVersion) -> Outcome) -> Column {
+        Column {
+            heading,
+            timer: None,
+            pool: Some(run),
+        }
+    }
+
+    /// The outcome of this column's scenario for `version`: n/a if it has
+    /// none for that kind of version.
+    fn run(&self, version: &Version) -> Outcome {
+        let outcome = match (&version.pool, self.timer, self.pool) {
+            (None, Some(run), _) => Some(run(version)),
+            (Some(pool), _, Some(run)) => Some(run(pool)),
+            _ => None,
+        };
+        outcome.unwrap_or(Outcome {
+            verdict: Verdict::NotApplicable,
+            detail: "not asked of this kind of version".to_owned(),
+            joined: true,
+        })
+    }
 }
 
 /// Runs every column's scenario against every version: the versions of one
@@ -22,7 +61,7 @@ pub fn run(versions: &[Version], columns: &[Column]) -> Vec<Vec<Outcome>> {
         let outcomes = thread::scope(|s| {
             let runs: Vec<_> = versions
                 .iter()
-                .map(|v| s.spawn(move || (column.run)(v)))
+                .map(|v| s.spawn(move || column.run(v)))
                 .collect();
             runs.into_iter()
                 .map(|r| r.join().expect("a scenario panicked"))
@@ -52,7 +91,7 @@ pub fn table(versions: &[Version], columns: &[Column], rows: &[Vec<Outcome>]) ->
     for c in columns {
         out += &format!(" {} |", c.heading);
     }
-    out += " thread joined on drop |\n|---|";
+    out += " joined on drop |\n|---|";
     out += &"---|".repeat(columns.len() + 1);
     out += "\n";
     for (v, row) in versions.iter().zip(rows) {
@@ -71,7 +110,7 @@ pub fn details(versions: &[Version], columns: &[Column], rows: &[Vec<Outcome>]) 
     let mut out = String::new();
     for (v, row) in versions.iter().zip(rows) {
         for (c, outcome) in columns.iter().zip(row) {
-            out += &format!("{:<34} {:<34} {}\n", v.name, c.heading, outcome.detail);
+            out += &format!("{:<44} {:<28} {}\n", v.name, c.heading, outcome.detail);
         }
     }
     out

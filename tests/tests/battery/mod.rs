@@ -1,6 +1,7 @@
 //! The battery: adapters that give every timer one interface, the
-//! scenarios, and the matrix they fill.
+//! scenarios, stage 6's pool in its own terms, and the matrix they fill.
 
 pub mod matrix;
+pub mod pools;
 pub mod scenarios;
 pub mod versions;

@@ -288,7 +288,7 @@ pub fn panic_then_schedule(version: &Version) -> Outcome {
         ms(0),
         Box::new(move || {
             r.record("panicking");
-            std::panic::panic_any(DELIBERATE);
+            deliberate_panic();
         }),
     );
     if rec.eventually("panicking", ms(2000)).is_none() {
@@ -429,12 +429,17 @@ pub fn finish(version: &Version, name: &str, timer: Box<dyn super::versions::Sub
 /// The message of the battery's own panicking task.
 const DELIBERATE: &str = "the progression battery's task panics on purpose (I6)";
 
+/// The battery's own panic, which [`quiet_deliberate_panics`] keeps quiet.
+pub fn deliberate_panic() {
+    std::panic::panic_any(DELIBERATE);
+}
+
 /// Installs, once, a panic hook that says nothing for the battery's
 /// deliberate panic and passes every other panic to the default hook. With
 /// `RUST_BACKTRACE=1` the default hook spends a long time printing a
 /// backtrace, during which the dying thread is still alive; and the matrix's
 /// output stays readable.
-fn quiet_deliberate_panics() {
+pub fn quiet_deliberate_panics() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let default = std::panic::take_hook();

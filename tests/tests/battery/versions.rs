@@ -2,6 +2,10 @@
 
 use std::time::Duration;
 
+use threadpool_executor::pool::Variant;
+
+use super::pools::{PoolVersion, Queue};
+
 /// A task as the battery hands it to a timer.
 pub type Task = Box<dyn FnOnce() + Send>;
 
@@ -44,6 +48,9 @@ pub struct Version {
     pub start: fn(&str) -> Box<dyn Subject>,
     /// How it stops, and where its thread can be held while it is stopped.
     pub stop: Stop,
+    /// For stage 6's pool, which has no timer: what it is, for the
+    /// scenarios asked of pools. `None` for every timer.
+    pub pool: Option<PoolVersion>,
 }
 
 /// How a version stops, and its pause points on the way to blocking.
@@ -195,12 +202,14 @@ pub fn versions() -> Vec<Version> {
     vec![
         Version {
             name: "naive::busy_loop",
+            pool: None,
             window: None,
             start: |name| Box::new(naive::busy_loop::Timer::new(name).unwrap()),
             stop: Stop::default(),
         },
         Version {
             name: "sleep-based::sleep_until",
+            pool: None,
             window: Some((
                 "sleep-based::sleep_until: took the head, going to sleep",
                 "S1",
@@ -213,6 +222,7 @@ pub fn versions() -> Vec<Version> {
         },
         Version {
             name: "condvar-timer::racy",
+            pool: None,
             window: Some(("condvar-timer::racy: took the head, not yet waiting", "C1")),
             start: |name| Box::new(condvar_timer::racy::Timer::new(name).unwrap()),
             stop: Stop {
@@ -222,6 +232,7 @@ pub fn versions() -> Vec<Version> {
         },
         Version {
             name: "condvar-timer::timer_style",
+            pool: None,
             window: Some((
                 "condvar-timer::timer_style: peeked the head, not yet waiting",
                 "C1",
@@ -234,6 +245,7 @@ pub fn versions() -> Vec<Version> {
         },
         Version {
             name: "condvar-timer::something_changed",
+            pool: None,
             window: Some((
                 "condvar-timer::something_changed: computed the wait, not yet waiting",
                 "C1",
@@ -251,6 +263,7 @@ pub fn versions() -> Vec<Version> {
         },
         Version {
             name: "poison-pill::cancel_flag",
+            pool: None,
             window: Some((
                 "poison-pill::cancel_flag: took the head, not yet waiting",
                 "C1",
@@ -267,6 +280,7 @@ pub fn versions() -> Vec<Version> {
         },
         Version {
             name: "poison-pill::notify_on_cancel",
+            pool: None,
             window: Some((
                 "poison-pill::notify_on_cancel: took the head, not yet waiting",
                 "C1",
@@ -283,6 +297,7 @@ pub fn versions() -> Vec<Version> {
         },
         Version {
             name: "poison-pill::poison_pill",
+            pool: None,
             window: Some((
                 "poison-pill::poison_pill: peeked the head, not yet waiting",
                 "C1",
@@ -296,6 +311,7 @@ pub fn versions() -> Vec<Version> {
         },
         Version {
             name: "poison-pill::disconnect",
+            pool: None,
             window: Some((
                 "poison-pill::disconnect: drained the channel, about to wait",
                 "C1",
@@ -309,6 +325,7 @@ pub fn versions() -> Vec<Version> {
         },
         Version {
             name: "poison-pill::timer_style",
+            pool: None,
             window: Some((
                 "poison-pill::timer_style: peeked the head, not yet waiting",
                 "C1",
@@ -322,12 +339,14 @@ pub fn versions() -> Vec<Version> {
         },
         Version {
             name: "interrupt-cancel::interrupted_only",
+            pool: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| Box::new(interrupt_cancel::interrupted_only::Timer::new(name).unwrap()),
             stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
         },
         Version {
             name: "interrupt-cancel::interrupted_or_dead",
+            pool: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| {
                 Box::new(interrupt_cancel::interrupted_or_dead::Timer::new(name).unwrap())
@@ -336,12 +355,14 @@ pub fn versions() -> Vec<Version> {
         },
         Version {
             name: "interrupt-cancel::refuses_when_dead",
+            pool: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| Box::new(interrupt_cancel::refuses_when_dead::Timer::new(name).unwrap()),
             stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
         },
         Version {
             name: "interrupt-cancel::timer",
+            pool: None,
             window: Some((
                 "interrupt-cancel::timer: peeked the head, not yet waiting",
                 "C1",
@@ -360,5 +381,36 @@ pub fn versions() -> Vec<Version> {
                 gate: None,
             },
         },
+        pool(
+            "threadpool-executor::no_replacement",
+            Variant::NoReplacement,
+            Queue::Bounded,
+        ),
+        pool(
+            "threadpool-executor::no_recheck",
+            Variant::NoRecheck,
+            Queue::Bounded,
+        ),
+        pool(
+            "threadpool-executor::pool, unbounded queue",
+            Variant::Fixed,
+            Queue::Unbounded,
+        ),
+        pool(
+            "threadpool-executor::pool, bounded queue",
+            Variant::Fixed,
+            Queue::Bounded,
+        ),
     ]
+}
+
+/// A row for stage 6's pool.
+fn pool(name: &'static str, variant: Variant, queue: Queue) -> Version {
+    Version {
+        name,
+        pool: Some(PoolVersion { variant, queue }),
+        window: None,
+        start: |_| unreachable!("a pool row has no timer: the matrix asks it pool scenarios only"),
+        stop: Stop::default(),
+    }
 }
