@@ -29,12 +29,14 @@
 //! 9. [`factory`]: where threads come from, `pool-N-thread-M`, and a
 //!    factory that fails (T9).
 //! 10. [`presets`]: fixed, single and cached pools (T9).
-//! 11. [`deadline`]: a point on the pool's clock, compared and never
+//! 11. [`future`]: a task whose result someone waits for, its seven
+//!     states changed by CAS, and a claim that runs it at most once (T11).
+//! 12. [`deadline`]: a point on the pool's clock, compared and never
 //!     subtracted, saturating instead of overflowing (T15's fix).
-//! 12. [`delayed_queue`]: the scheduled pool's queue: a heap whose items
+//! 13. [`delayed_queue`]: the scheduled pool's queue: a heap whose items
 //!     know their index (O(log n) removal, T14's fix) and whose takers
 //!     wait leader-follower (T10).
-//! 13. [`herd`]: the same queue where every idle taker waits timed for the
+//! 14. [`herd`]: the same queue where every idle taker waits timed for the
 //!     head: the thundering herd (T10).
 //!
 //! [`builder`] checks a configuration; [`error`] is what the pool refuses
@@ -60,6 +62,8 @@ pub mod reject;
 pub mod deadline;
 pub mod delayed_queue;
 pub mod herd;
+
+pub mod future;
 
 pub mod builder;
 pub mod error;
