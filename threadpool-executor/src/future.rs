@@ -326,7 +326,7 @@ impl<V> FutureTask<V> {
     /// never runs, and [`get`](FutureTask::get) answers
     /// [`FutureError::Cancelled`]. With `may_interrupt`, a job that is
     /// running is interrupted (it sees it through
-    /// [`interrupt::check`](crate::interrupt::check)); without, it runs
+    /// [`interrupt::check`]); without, it runs
     /// on and its value is thrown away. Returns whether this call
     /// cancelled it.
     pub fn cancel(&self, may_interrupt: bool) -> bool {
