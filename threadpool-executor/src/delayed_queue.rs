@@ -346,6 +346,13 @@ impl<T: Delayed> DelayedQueue<T> {
     }
     // ANCHOR_END: remove_item
 
+    /// A copy of the queued items, in no particular order: to look through
+    /// them, and take some out with [`DelayedQueue::remove_item`], without
+    /// holding the lock (the scheduled pool's shutdown policies).
+    pub fn snapshot(&self) -> Vec<Arc<T>> {
+        self.shared.state.lock().heap.items.clone()
+    }
+
     /// Whether `item` is queued here.
     pub fn contains(&self, item: &Arc<T>) -> bool {
         self.shared.state.lock().heap.index_of(item).is_some()

@@ -326,7 +326,7 @@ impl<T: Runnable> Core<T> {
     }
 
     /// Hands a rejected task to the policy.
-    fn reject(self: &Arc<Self>, task: T, reason: Reason) -> Result<(), Rejected<T>> {
+    pub(crate) fn reject(self: &Arc<Self>, task: T, reason: Reason) -> Result<(), Rejected<T>> {
         self.policy
             .rejected(task, &Saturated { core: self, reason })
     }
@@ -520,6 +520,12 @@ impl<T: Runnable> ThreadPool<T> {
         ThreadPool {
             core: Arc::new(core),
         }
+    }
+
+    /// What the pool shares with its workers: for a pool built on this
+    /// one (the scheduled pool), which adds its own steps to the core's.
+    pub(crate) fn core(&self) -> &Arc<Core<T>> {
+        &self.core
     }
 
     /// Runs `task` on a worker: a new one below core size, else a queued
