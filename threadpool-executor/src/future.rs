@@ -39,7 +39,7 @@ use std::time::Duration;
 use interrupt_cancel::interrupt::{self, InterruptHandle};
 
 use crate::builder::panic_message;
-use crate::sync::{self, AtomicU32, Condvar, Mutex, MutexGuard};
+use crate::sync::{self, AtomicU32, Condvar, Mutex};
 
 // ANCHOR: states
 /// Where a [`FutureTask`] is in its life; see the module docs for the
@@ -375,13 +375,7 @@ impl<V> FutureTask<V> {
     where
         V: Clone,
     {
-        let mut slot = self.slot.lock();
-        // Under the lock the final states are stored with: a completion
-        // that comes after this look notifies us after we wait.
-        while self.state() <= FutureState::Completing {
-            self.done.wait(&mut slot);
-        }
-        self.report(&slot)
+        self.wait_done(None, V::clone)
     }
 
     /// As [`get`](FutureTask::get), but waits at most `timeout`.
@@ -393,9 +387,32 @@ impl<V> FutureTask<V> {
     where
         V: Clone,
     {
+        self.wait_done(Some(timeout), V::clone)
+    }
+
+    /// As [`get_timeout`](FutureTask::get_timeout), but hands the value to
+    /// `read` where it lies instead of cloning it (`None`: no time limit).
+    ///
+    /// # Errors
+    /// As `get_timeout`.
+    pub fn get_with<R>(
+        &self,
+        timeout: Option<Duration>,
+        read: impl FnOnce(&V) -> R,
+    ) -> Result<R, FutureError> {
+        self.wait_done(timeout, read)
+    }
+
+    fn wait_done<R>(
+        &self,
+        timeout: Option<Duration>,
+        read: impl FnOnce(&V) -> R,
+    ) -> Result<R, FutureError> {
         // A timeout too long for the clock is forever.
-        let deadline = sync::now().checked_add(timeout);
+        let deadline = timeout.and_then(|timeout| sync::now().checked_add(timeout));
         let mut slot = self.slot.lock();
+        // Under the lock the final states are stored with: a completion
+        // that comes after this look notifies us after we wait.
         while self.state() <= FutureState::Completing {
             match deadline {
                 Some(deadline) if deadline <= sync::now() => return Err(FutureError::Timeout),
@@ -403,16 +420,8 @@ impl<V> FutureTask<V> {
                 None => self.done.wait(&mut slot),
             }
         }
-        self.report(&slot)
-    }
-
-    /// The outcome of a task that is done.
-    fn report(&self, slot: &MutexGuard<'_, Slot<V>>) -> Result<V, FutureError>
-    where
-        V: Clone,
-    {
         match (self.state(), &slot.outcome) {
-            (FutureState::Normal, Some(Ok(value))) => Ok(value.clone()),
+            (FutureState::Normal, Some(Ok(value))) => Ok(read(value)),
             (FutureState::Exceptional, Some(Err(message))) => {
                 Err(FutureError::Panicked(message.clone()))
             }

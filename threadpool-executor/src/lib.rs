@@ -38,6 +38,13 @@
 //!     wait leader-follower (T10).
 //! 14. [`herd`]: the same queue where every idle taker waits timed for the
 //!     head: the thundering herd (T10).
+//! 15. [`scheduled`]: the scheduled pool on the same core: `schedule`,
+//!     fixed rate and fixed delay (T12), the shutdown policies (T13),
+//!     remove-on-cancel (T14's fix).
+//! 16. [`wrapping_delay`]: a periodic task's next deadline that wraps
+//!     around: T15 `fixed_delay_overflow`.
+//! 17. [`prestart_core_only`] and [`zero_keep_alive`]: zero core threads,
+//!     a delayed task that never runs, then a worker that spins (T16).
 //!
 //! [`builder`] checks a configuration; [`error`] is what the pool refuses
 //! with. [`interrupt`] is stage 5's cooperative interrupt, re-exported:
@@ -64,6 +71,12 @@ pub mod delayed_queue;
 pub mod herd;
 
 pub mod future;
+
+pub mod scheduled;
+
+pub mod prestart_core_only;
+pub mod wrapping_delay;
+pub mod zero_keep_alive;
 
 pub mod builder;
 pub mod error;
