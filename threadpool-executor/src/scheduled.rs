@@ -335,12 +335,12 @@ impl Scheduler {
             }
             return outcome;
         }
+        kit::pause_point("threadpool-executor::scheduled: saw the pool running, not yet queued");
         self.queue
             .offer(Arc::clone(&task))
             .expect("a new task is in no queue");
-        kit::pause_point("threadpool-executor::scheduled: queued, state not looked at again");
         // Look again once it is queued (T7's lesson): a shutdown that
-        // came meanwhile did not see it.
+        // came meanwhile did not see it, and may have ended the pool.
         if !self.can_run_in_current_run_state(&task) && self.remove(&task) {
             task.future.cancel(false);
         } else {
