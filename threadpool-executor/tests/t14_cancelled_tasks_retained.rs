@@ -128,3 +128,116 @@ fn t14_queue_remove_item_only_removes_what_is_queued() {
 }
 
 // The pool's tests follow (added with src/scheduled.rs).
+//
+// The same loop on the scheduled pool: `schedule` a far task, `cancel` it,
+// a million times, as a server does with the timeout of every request
+// answered in time. With Java's default (`remove_on_cancel` off) each
+// cancelled task stays queued until its deadline, an hour away; with ours
+// it leaves the queue at once.
+
+mod support;
+
+use threadpool_executor::scheduled::ScheduledThreadPool;
+
+/// Schedule-then-cancel rounds on the pool.
+const POOL_ROUNDS: usize = 1_000_000;
+/// Long-lived tasks due before every round's task, as a busy server's
+/// other timeouts are (and so a round's task is never the queue's head,
+/// which would wake the waiting worker for nothing).
+const STANDING: usize = 64;
+/// How often the loop samples the queue's length.
+const SAMPLE_EVERY: usize = 100_000;
+
+/// What a schedule-then-cancel loop left behind.
+struct Rounds {
+    /// The queue's length every `SAMPLE_EVERY` rounds.
+    samples: Vec<usize>,
+    /// After the loop, with the standing tasks still queued.
+    after_loop: usize,
+    /// After the standing tasks were cancelled too.
+    at_end: usize,
+    took: Duration,
+}
+
+fn schedule_then_cancel(remove_on_cancel: bool) -> Rounds {
+    let pool = ScheduledThreadPool::builder()
+        .remove_on_cancel(remove_on_cancel)
+        .thread_factory(support::threads(&support::prefix("t14")))
+        .build()
+        .unwrap();
+    let standing: Vec<_> = (0..STANDING)
+        .map(|_| pool.schedule(Duration::from_secs(1800), || ()).unwrap())
+        .collect();
+    let mut samples = Vec::new();
+    let start = Instant::now();
+    for round in 0..POOL_ROUNDS {
+        let timeout = pool.schedule(Duration::from_secs(3600), || ()).unwrap();
+        assert!(timeout.cancel(false), "round {round}");
+        if round % SAMPLE_EVERY == 0 {
+            samples.push(pool.queue().len() - STANDING);
+        }
+    }
+    let took = start.elapsed();
+    let after_loop = pool.queue().len() - STANDING;
+    for future in &standing {
+        assert!(future.cancel(false));
+    }
+    Rounds {
+        samples,
+        after_loop,
+        at_end: pool.queue().len(),
+        took,
+    }
+}
+
+/// The correctness check: cancelled tasks do not stay in the queue.
+fn assert_flat_and_empty(rounds: &Rounds, policy: &str) {
+    let most = rounds.samples.iter().copied().max().unwrap_or(0);
+    assert!(
+        most == 0 && rounds.after_loop == 0 && rounds.at_end == 0,
+        "T14 cancelled_tasks_retained: after {POOL_ROUNDS} schedule-then-cancel rounds \
+         ({policy}) the delayed queue holds {} cancelled tasks (at most {most} while sampled, \
+         {} once every task was cancelled), expected 0",
+        rounds.after_loop,
+        rounds.at_end
+    );
+}
+
+#[test]
+fn t14_cancelled_tasks_retained_reproduces() {
+    let rounds = schedule_then_cancel(false);
+    println!(
+        "T14 lazy removal (the JDK's default): {POOL_ROUNDS} rounds in {} ms left {} cancelled \
+         tasks queued; sampled: {:?}",
+        rounds.took.as_millis(),
+        rounds.after_loop,
+        rounds.samples
+    );
+    assert_eq!(rounds.after_loop, POOL_ROUNDS, "every cancelled task stays");
+    assert!(
+        rounds.samples.windows(2).all(|w| w[1] > w[0]),
+        "and the queue only grows: {:?}",
+        rounds.samples
+    );
+    assert_eq!(rounds.at_end, STANDING + POOL_ROUNDS, "dead, all of them");
+}
+
+#[test]
+fn t14_cancelled_tasks_retained_fixed() {
+    let rounds = schedule_then_cancel(true);
+    println!(
+        "T14 remove on cancel (ours): {POOL_ROUNDS} rounds in {} ms ({} ns each), queue sampled \
+         {:?} above its {STANDING} standing tasks, {} at the end",
+        rounds.took.as_millis(),
+        rounds.took.as_nanos() / POOL_ROUNDS as u128,
+        rounds.samples,
+        rounds.at_end
+    );
+    assert_flat_and_empty(&rounds, "remove_on_cancel on");
+}
+
+#[test]
+#[ignore = "T14 cancelled_tasks_retained: shows the bug with lazy removal (remove_on_cancel off)"]
+fn t14_cancelled_tasks_retained_on_lazy_removal() {
+    assert_flat_and_empty(&schedule_then_cancel(false), "remove_on_cancel off");
+}
