@@ -114,8 +114,26 @@ impl fmt::Display for FutureError {
 
 impl std::error::Error for FutureError {}
 
-/// The job: `FnMut`, so that a periodic task can run it again.
-type Job<V> = Box<dyn FnMut() -> V + Send + 'static>;
+/// The job: a one-shot task's `FnOnce`, or a periodic task's `FnMut`,
+/// which can run again. (Boxing a closure that captures nothing allocates
+/// nothing; wrapping an `FnOnce` in an `Option` to make it `FnMut` would.)
+enum Job<V> {
+    Once(Box<dyn FnOnce() -> V + Send + 'static>),
+    Again(Box<dyn FnMut() -> V + Send + 'static>),
+}
+
+impl<V> Job<V> {
+    /// Runs it, catching a panic; hands it back if it can run again.
+    fn call(self) -> (std::thread::Result<V>, Option<Job<V>>) {
+        match self {
+            Job::Once(job) => (panic::catch_unwind(AssertUnwindSafe(job)), None),
+            Job::Again(mut job) => {
+                let outcome = panic::catch_unwind(AssertUnwindSafe(&mut job));
+                (outcome, Some(Job::Again(job)))
+            }
+        }
+    }
+}
 
 /// The runner claim: free, or held by the thread running the job.
 const FREE: u32 = 0;
@@ -166,26 +184,30 @@ pub struct FutureTask<V> {
 }
 
 impl<V: Send + 'static> FutureTask<V> {
-    /// A task that runs `job`.
+    /// A task that runs `job`, once with [`run`](FutureTask::run) or
+    /// again and again with [`run_and_reset`](FutureTask::run_and_reset).
     pub fn new(job: impl FnMut() -> V + Send + 'static) -> FutureTask<V> {
+        FutureTask::with_job(Job::Again(Box::new(job)))
+    }
+
+    /// A one-shot task from a closure that can run only once: for
+    /// [`run`](FutureTask::run). (`run_and_reset` runs it once too, and
+    /// then has nothing left to run.)
+    pub fn once(job: impl FnOnce() -> V + Send + 'static) -> FutureTask<V> {
+        FutureTask::with_job(Job::Once(Box::new(job)))
+    }
+
+    fn with_job(job: Job<V>) -> FutureTask<V> {
         FutureTask {
             state: AtomicU32::new(FutureState::New as u32),
             claim: AtomicU32::new(FREE),
             slot: Mutex::new(Slot {
-                job: Some(Box::new(job)),
+                job: Some(job),
                 runner: None,
                 outcome: None,
             }),
             done: Condvar::new(),
         }
-    }
-
-    /// A one-shot task from a closure that can run only once. The state
-    /// machine never starts the job twice, so the `expect` inside cannot
-    /// fire.
-    pub fn once(job: impl FnOnce() -> V + Send + 'static) -> FutureTask<V> {
-        let mut job = Some(job);
-        FutureTask::new(move || (job.take().expect("a one-shot job runs once"))())
     }
 }
 
@@ -222,8 +244,9 @@ impl<V> FutureTask<V> {
         if self.state() != FutureState::New || !self.claim() {
             return;
         }
-        if let Some(mut job) = self.start() {
-            match panic::catch_unwind(AssertUnwindSafe(&mut job)) {
+        if let Some(job) = self.start() {
+            // A one-shot run is the job's last: it is dropped here.
+            match job.call().0 {
                 Ok(value) => self.complete(FutureState::Normal, Ok(value)),
                 Err(panic) => {
                     let message = panic_message(&*panic).to_owned();
@@ -243,9 +266,11 @@ impl<V> FutureTask<V> {
             return false;
         }
         let mut ran = false;
-        let mut job = self.start();
-        if let Some(job) = &mut job {
-            match panic::catch_unwind(AssertUnwindSafe(job)) {
+        let mut again = None;
+        if let Some(job) = self.start() {
+            let (outcome, back) = job.call();
+            again = back;
+            match outcome {
                 Ok(_value) => ran = true,
                 Err(panic) => {
                     let message = panic_message(&*panic).to_owned();
@@ -253,7 +278,7 @@ impl<V> FutureTask<V> {
                 }
             }
         }
-        ran && self.release(job) == FutureState::New
+        ran && self.release(again) == FutureState::New
     }
 
     /// Takes the runner claim: Java's CAS of `runner` from null.

@@ -324,24 +324,23 @@ impl Scheduler {
     /// while it was being queued and the policies do not let it run.
     fn delayed_execute(
         self: &Arc<Self>,
-        task: Arc<ScheduledTask>,
+        task: &Arc<ScheduledTask>,
     ) -> Result<(), Rejected<Arc<ScheduledTask>>> {
         if !self.core.ctl.get().is_running() {
-            let handle = Arc::clone(&task);
-            let outcome = self.core.reject(task, Reason::Shutdown);
+            let outcome = self.core.reject(Arc::clone(task), Reason::Shutdown);
             if outcome.is_ok() {
                 // Discarded: cancel it, or its `get` would wait forever.
-                handle.future.cancel(false);
+                task.future.cancel(false);
             }
             return outcome;
         }
         kit::pause_point("threadpool-executor::scheduled: saw the pool running, not yet queued");
         self.queue
-            .offer(Arc::clone(&task))
+            .offer(Arc::clone(task))
             .expect("a new task is in no queue");
         // Look again once it is queued (T7's lesson): a shutdown that
         // came meanwhile did not see it, and may have ended the pool.
-        if !self.can_run_in_current_run_state(&task) && self.remove(&task) {
+        if !self.can_run_in_current_run_state(task) && self.remove(task) {
             task.future.cancel(false);
         } else {
             self.ensure_prestart();
@@ -778,7 +777,7 @@ impl ScheduledThreadPool {
         let task = self
             .scheduler
             .new_task(future, Deadline::now().after(delay), None);
-        self.scheduler.delayed_execute(Arc::clone(&task))?;
+        self.scheduler.delayed_execute(&task)?;
         Ok(ScheduledFuture {
             task,
             value: PhantomData,
@@ -810,7 +809,7 @@ impl ScheduledThreadPool {
         });
         let deadline = Deadline::now().after(initial_delay);
         let task = self.scheduler.new_task(future, deadline, Some(period));
-        self.scheduler.delayed_execute(Arc::clone(&task))?;
+        self.scheduler.delayed_execute(&task)?;
         Ok(ScheduledFuture {
             task,
             value: PhantomData,
