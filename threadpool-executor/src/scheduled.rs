@@ -377,6 +377,7 @@ impl Scheduler {
     /// that may not run is cancelled, not rejected.
     fn re_execute_periodic(self: &Arc<Self>, task: Arc<ScheduledTask>) {
         if self.can_run_in_current_run_state(&task) {
+            kit::pause_point("threadpool-executor::scheduled: ran, not yet queued again");
             self.queue
                 .offer(Arc::clone(&task))
                 .expect("a task that just ran is in no queue");

@@ -19,6 +19,7 @@ use threadpool_executor::deadline::Deadline;
 use threadpool_executor::error::Reason;
 use threadpool_executor::future::{FutureError, FutureState};
 use threadpool_executor::interrupt;
+use threadpool_executor::queue::WorkQueue;
 use threadpool_executor::reject::Discard;
 use threadpool_executor::scheduled::{ScheduleError, ScheduledBuilder, ScheduledThreadPool};
 
@@ -196,4 +197,34 @@ fn dropping_the_pool_cancels_what_never_started_and_joins() {
     assert_eq!(ran.load(SeqCst), 0);
     kit::threads::assert_gone(&format!("{prefix}1"));
     kit::threads::assert_gone(&format!("{prefix}2"));
+}
+
+/// A periodic task cancelled between its run and its queuing again: the
+/// cancel finds it in no queue and removes nothing, so the requeue looks
+/// once more and takes it out. (The JDK does not: the cancelled task
+/// would wait in the queue until its next deadline, T14 again.)
+#[test]
+fn a_periodic_task_cancelled_while_out_of_the_queue_does_not_come_back() {
+    const WINDOW: &str = "threadpool-executor::scheduled: ran, not yet queued again";
+    let prefix = prefix("edge");
+    let pool = ScheduledThreadPool::builder()
+        .thread_factory(support::threads(&prefix))
+        .build()
+        .unwrap();
+    let pause = kit::pause::Pause::arm(WINDOW, &format!("{prefix}1"));
+    let future = pool
+        .schedule_at_fixed_rate(Duration::ZERO, FAR, || ())
+        .unwrap();
+    pause.wait_reached();
+    assert!(future.cancel(false));
+    assert_eq!(pool.queue().len(), 0, "nothing to remove yet");
+    pause.release();
+    assert!(support::eventually(ms(5000), || pool
+        .completed_task_count()
+        == 1));
+    assert_eq!(
+        pool.queue().len(),
+        0,
+        "queued again, seen cancelled, taken out"
+    );
 }
