@@ -2,7 +2,7 @@
 //! the fixes of T14, T15 and T16).
 //!
 //! A ScheduledThreadPoolExecutor is a ThreadPoolExecutor with another
-//! queue and another kind of task, and so is this: the same [`Core`]
+//! queue and another kind of task, and so is this: the same core
 //! (ctl word, workers, `get_task`, shutdown), carrying
 //! `Arc<`[`ScheduledTask`]`>`s in a [`DelayedQueue`], whose takers get an
 //! item only once it is due.
