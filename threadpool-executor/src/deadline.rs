@@ -21,7 +21,7 @@
 //!   [`Deadline::saturating_duration_since`], which is zero when the
 //!   "earlier" one is the later.
 //!
-//! The clock is the stage's sync facade's ([`crate::sync`]): the monotonic
+//! The clock is the stage's sync facade's (src/sync.rs): the monotonic
 //! clock normally, frozen under loom, where "now" is always due and any
 //! later deadline never comes.
 
