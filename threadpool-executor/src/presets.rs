@@ -7,6 +7,7 @@
 //! | [`fixed`]`(n)` | n | n | 0 | unbounded |
 //! | [`single`] | 1 | 1 | 0 | unbounded |
 //! | [`cached`] | 0 | [`CAPACITY`] | 60 s | hand-off |
+//! | [`scheduled`]`(n)` | n | [`CAPACITY`] | 10 ms | delayed (by deadline) |
 //!
 //! `fixed` and `single` never grow, by design: their maximum is their core
 //! size, which is what an unbounded queue allows anyway (T2). `cached`
@@ -19,6 +20,7 @@ use std::time::Duration;
 use crate::builder::Builder;
 use crate::ctl::CAPACITY;
 use crate::queue::TaskQueue;
+use crate::scheduled::{ScheduledBuilder, ScheduledThreadPool};
 use crate::task::Task;
 
 /// `n` threads, an unbounded queue: `Executors.newFixedThreadPool(n)`.
@@ -57,4 +59,16 @@ pub fn cached() -> Builder<Task> {
         .maximum_pool_size(CAPACITY)
         .keep_alive(Duration::from_secs(60))
         .queue(TaskQueue::hand_off())
+}
+
+/// `n` threads that run tasks after a delay or periodically:
+/// `Executors.newScheduledThreadPool(n)`. See [`crate::scheduled`].
+///
+/// ```
+/// let pool = threadpool_executor::presets::scheduled(2).build()?;
+/// assert_eq!(pool.core_pool_size(), 2);
+/// # Ok::<(), threadpool_executor::error::ConfigError>(())
+/// ```
+pub fn scheduled(n: usize) -> ScheduledBuilder {
+    ScheduledThreadPool::builder().core_pool_size(n)
 }
