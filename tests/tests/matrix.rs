@@ -7,7 +7,7 @@ mod battery;
 
 use battery::matrix::{self, Column};
 use battery::versions::versions;
-use battery::{pools, scenarios};
+use battery::{pools, scenarios, scheduled};
 
 #[test]
 fn progression_matrix() {
@@ -30,6 +30,8 @@ fn progression_matrix() {
             ..Column::timer("I4 long task first", scenarios::long_task_delays_others)
         },
         Column::timer("I5 fixed-rate catch-up", scenarios::fixed_rate_catches_up),
+        Column::timer("T10 wake-ups per deadline", scheduled::wakeups_per_deadline),
+        Column::timer("T14 cancelled, still held", scheduled::dead_entries),
         Column::pool("T2 burst grows pool", pools::burst_grows_the_pool),
         Column::pool("T6 every worker panics", pools::panics_kill_every_worker),
         Column::pool("T7 execute vs shutdown", pools::execute_shutdown_race),

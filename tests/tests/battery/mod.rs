@@ -4,4 +4,5 @@
 pub mod matrix;
 pub mod pools;
 pub mod scenarios;
+pub mod scheduled;
 pub mod versions;

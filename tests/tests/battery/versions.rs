@@ -5,6 +5,8 @@ use std::time::Duration;
 use threadpool_executor::pool::Variant;
 
 use super::pools::{PoolVersion, Queue};
+use super::scheduled::{self, Sched};
+use threadpool_executor::delayed_queue::Wait;
 
 /// A task as the battery hands it to a timer.
 pub type Task = Box<dyn FnOnce() + Send>;
@@ -51,6 +53,9 @@ pub struct Version {
     /// For stage 6's pool, which has no timer: what it is, for the
     /// scenarios asked of pools. `None` for every timer.
     pub pool: Option<PoolVersion>,
+    /// For stage 6's scheduled pool: how it is built, for the scenarios
+    /// asked of it alone. `None` for every other version.
+    pub scheduled: Option<Sched>,
 }
 
 /// How a version stops, and its pause points on the way to blocking.
@@ -203,6 +208,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "naive::busy_loop",
             pool: None,
+            scheduled: None,
             window: None,
             start: |name| Box::new(naive::busy_loop::Timer::new(name).unwrap()),
             stop: Stop::default(),
@@ -210,6 +216,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "sleep-based::sleep_until",
             pool: None,
+            scheduled: None,
             window: Some((
                 "sleep-based::sleep_until: took the head, going to sleep",
                 "S1",
@@ -223,6 +230,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "condvar-timer::racy",
             pool: None,
+            scheduled: None,
             window: Some(("condvar-timer::racy: took the head, not yet waiting", "C1")),
             start: |name| Box::new(condvar_timer::racy::Timer::new(name).unwrap()),
             stop: Stop {
@@ -233,6 +241,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "condvar-timer::timer_style",
             pool: None,
+            scheduled: None,
             window: Some((
                 "condvar-timer::timer_style: peeked the head, not yet waiting",
                 "C1",
@@ -246,6 +255,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "condvar-timer::something_changed",
             pool: None,
+            scheduled: None,
             window: Some((
                 "condvar-timer::something_changed: computed the wait, not yet waiting",
                 "C1",
@@ -264,6 +274,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "poison-pill::cancel_flag",
             pool: None,
+            scheduled: None,
             window: Some((
                 "poison-pill::cancel_flag: took the head, not yet waiting",
                 "C1",
@@ -281,6 +292,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "poison-pill::notify_on_cancel",
             pool: None,
+            scheduled: None,
             window: Some((
                 "poison-pill::notify_on_cancel: took the head, not yet waiting",
                 "C1",
@@ -298,6 +310,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "poison-pill::poison_pill",
             pool: None,
+            scheduled: None,
             window: Some((
                 "poison-pill::poison_pill: peeked the head, not yet waiting",
                 "C1",
@@ -312,6 +325,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "poison-pill::disconnect",
             pool: None,
+            scheduled: None,
             window: Some((
                 "poison-pill::disconnect: drained the channel, about to wait",
                 "C1",
@@ -326,6 +340,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "poison-pill::timer_style",
             pool: None,
+            scheduled: None,
             window: Some((
                 "poison-pill::timer_style: peeked the head, not yet waiting",
                 "C1",
@@ -340,6 +355,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "interrupt-cancel::interrupted_only",
             pool: None,
+            scheduled: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| Box::new(interrupt_cancel::interrupted_only::Timer::new(name).unwrap()),
             stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
@@ -347,6 +363,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "interrupt-cancel::interrupted_or_dead",
             pool: None,
+            scheduled: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| {
                 Box::new(interrupt_cancel::interrupted_or_dead::Timer::new(name).unwrap())
@@ -356,6 +373,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "interrupt-cancel::refuses_when_dead",
             pool: None,
+            scheduled: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| Box::new(interrupt_cancel::refuses_when_dead::Timer::new(name).unwrap()),
             stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
@@ -363,6 +381,7 @@ pub fn versions() -> Vec<Version> {
         Version {
             name: "interrupt-cancel::timer",
             pool: None,
+            scheduled: None,
             window: Some((
                 "interrupt-cancel::timer: peeked the head, not yet waiting",
                 "C1",
@@ -381,6 +400,17 @@ pub fn versions() -> Vec<Version> {
                 gate: None,
             },
         },
+        scheduled_row("threadpool-executor::scheduled, herd", HERD, |name| {
+            scheduled::start(name, HERD)
+        }),
+        scheduled_row(
+            "threadpool-executor::scheduled, lazy removal",
+            LAZY_REMOVAL,
+            |name| scheduled::start(name, LAZY_REMOVAL),
+        ),
+        scheduled_row("threadpool-executor::scheduled", scheduled::FIXED, |name| {
+            scheduled::start(name, scheduled::FIXED)
+        }),
         pool(
             "threadpool-executor::no_replacement",
             Variant::NoReplacement,
@@ -409,8 +439,37 @@ fn pool(name: &'static str, variant: Variant, queue: Queue) -> Version {
     Version {
         name,
         pool: Some(PoolVersion { variant, queue }),
+        scheduled: None,
         window: None,
         start: |_| unreachable!("a pool row has no timer: the matrix asks it pool scenarios only"),
         stop: Stop::default(),
+    }
+}
+
+/// The scheduled pool whose idle workers all wait timed (T10).
+const HERD: Sched = Sched {
+    wait: Wait::Herd,
+    remove_on_cancel: true,
+};
+
+/// The scheduled pool whose cancel leaves the task queued (T14).
+const LAZY_REMOVAL: Sched = Sched {
+    wait: Wait::LeaderFollower,
+    remove_on_cancel: false,
+};
+
+/// A row for stage 6's scheduled pool: a timer, with no pause points (see
+/// scheduled.rs).
+fn scheduled_row(name: &'static str, sched: Sched, start: fn(&str) -> Box<dyn Subject>) -> Version {
+    Version {
+        name,
+        window: None,
+        start,
+        stop: Stop {
+            cancel: true,
+            ..Stop::default()
+        },
+        pool: None,
+        scheduled: Some(sched),
     }
 }

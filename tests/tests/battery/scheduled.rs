@@ -1,0 +1,208 @@
+//! Stage 6's scheduled pool in the battery. It is a timer, so every timer
+//! scenario is asked of it, and two scenarios are asked of it alone: how
+//! many workers wake for each deadline (T10), and how many cancelled tasks
+//! its queue still holds (T14).
+//!
+//! Every scheduled row has 2 core threads, started at once, named `<name>`
+//! and `<name>b`: the timer scenarios measure and hold the thread named
+//! `<name>`, as they do a timer's one thread. Its pause points would sit
+//! inside the delayed queue's lock, which `schedule` and `shutdown_now`
+//! also take, so the rows have none: the windows the timer scenarios force
+//! open elsewhere are closed here by that lock.
+
+use std::io;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::thread;
+use std::time::Duration;
+
+use kit::threads::unique_name;
+use kit::{Recorder, ms};
+use threadpool_executor::delayed_queue::Wait;
+use threadpool_executor::factory::{Body, JoinHandle};
+use threadpool_executor::queue::WorkQueue;
+use threadpool_executor::scheduled::ScheduledThreadPool;
+
+use super::scenarios::{Outcome, Verdict};
+use super::versions::{Periodic, Subject, Task, Version};
+
+/// What a scheduled row is built with.
+#[derive(Debug, Clone, Copy)]
+pub struct Sched {
+    /// How idle workers wait: leader-follower, or the herd (T10).
+    pub wait: Wait,
+    /// Whether a cancel takes the task out of the queue at once (T14's fix).
+    pub remove_on_cancel: bool,
+}
+
+/// The scheduled pool, seen through the battery's interface.
+pub struct ScheduledSubject {
+    pool: ScheduledThreadPool,
+}
+
+/// A scheduled pool of `core` threads named `<name>`, `<name>b`, `<name>c`,
+/// ..., all started.
+fn build(name: &str, sched: Sched, core: usize) -> ScheduledThreadPool {
+    let made = AtomicUsize::new(0);
+    let base = name.to_owned();
+    let factory = move |body: Body| -> io::Result<JoinHandle> {
+        // ORDERING: only a unique number is asked for.
+        let n = made.fetch_add(1, Relaxed);
+        let name = match n {
+            0 => base.clone(),
+            n => format!("{base}{}", char::from(b'a' + n as u8)),
+        };
+        thread::Builder::new().name(name).spawn(body)
+    };
+    let pool = ScheduledThreadPool::builder()
+        .core_pool_size(core)
+        .queue_wait(sched.wait)
+        .remove_on_cancel(sched.remove_on_cancel)
+        .thread_factory(factory)
+        .build()
+        .expect("a valid configuration");
+    pool.prestart_all_core_threads();
+    pool
+}
+
+/// Starts a row's pool, as a timer.
+pub fn start(name: &str, sched: Sched) -> Box<dyn Subject> {
+    Box::new(ScheduledSubject {
+        pool: build(name, sched, 2),
+    })
+}
+
+impl Subject for ScheduledSubject {
+    fn schedule(&self, delay: Duration, task: Task) {
+        self.pool.schedule(delay, task).expect("a running pool");
+    }
+
+    fn try_schedule(&self, delay: Duration, task: Task) -> bool {
+        self.pool.schedule(delay, task).is_ok()
+    }
+
+    fn schedule_at_fixed_rate(&self, delay: Duration, period: Duration, task: Periodic) -> bool {
+        self.pool
+            .schedule_at_fixed_rate(delay, period, task)
+            .is_ok()
+    }
+
+    /// java.util.Timer's `cancel` drops every task and ends the thread:
+    /// the pool's `shutdown_now`.
+    fn cancel(&self) {
+        let _never_started = self.pool.shutdown_now();
+    }
+}
+
+/// How many workers T10's scenario runs.
+const HERD_WORKERS: usize = 4;
+/// How many deadlines it fires.
+const DEADLINES: usize = 20;
+
+/// T10 `thundering_herd`: 4 idle workers, 20 tasks due 5 ms apart: how
+/// many times does a worker come back from a wait, per task that fires?
+pub fn wakeups_per_deadline(version: &Version) -> Outcome {
+    let Some(sched) = version.scheduled else {
+        return not_scheduled();
+    };
+    let name = unique_name("pm-t10");
+    let pool = build(&name, sched, HERD_WORKERS);
+    let rec = Recorder::new();
+    // Every worker idle before the first deadline is queued.
+    let idle = wait_for(|| pool.queue().waiting() == HERD_WORKERS, ms(2000));
+    let before = pool.queue().wakeups();
+    for i in 0..DEADLINES {
+        let r = rec.clone();
+        pool.schedule(ms(20 + 5 * i as u64), move || {
+            r.record("fired");
+        })
+        .expect("a running pool");
+    }
+    let fired = rec.wait_until_count("fired", DEADLINES, ms(3000)).is_some();
+    let per = (pool.queue().wakeups() - before) as f64 / DEADLINES as f64;
+    pool.shutdown_now();
+    drop(pool);
+    let verdict = if !idle || !fired {
+        Verdict::Unclear
+    } else if per <= 2.5 {
+        Verdict::Ok
+    } else if per >= 3.0 {
+        Verdict::Bug("T10")
+    } else {
+        Verdict::Unclear
+    };
+    Outcome {
+        verdict,
+        detail: format!("{per:.1} wake-ups per fired deadline, {HERD_WORKERS} workers"),
+        joined: gone(&name, HERD_WORKERS),
+    }
+}
+
+/// How many tasks T14's scenario schedules and cancels.
+const CANCELLED: usize = 1000;
+
+/// T14 `cancelled_tasks_retained`: schedule a task an hour out and cancel
+/// it, 1000 times: how many entries does the queue still hold?
+pub fn dead_entries(version: &Version) -> Outcome {
+    let Some(sched) = version.scheduled else {
+        return not_scheduled();
+    };
+    let name = unique_name("pm-t14");
+    let pool = build(&name, sched, 1);
+    for _ in 0..CANCELLED {
+        let future = pool
+            .schedule(Duration::from_secs(3600), || {})
+            .expect("a running pool");
+        future.cancel(false);
+    }
+    let held = pool.queue().len();
+    pool.shutdown_now();
+    drop(pool);
+    let verdict = match held {
+        0 => Verdict::Ok,
+        CANCELLED => Verdict::Bug("T14"),
+        _ => Verdict::Unclear,
+    };
+    Outcome {
+        verdict,
+        detail: format!("{held} entries held after {CANCELLED} schedule-then-cancel"),
+        joined: gone(&name, 1),
+    }
+}
+
+fn not_scheduled() -> Outcome {
+    Outcome {
+        verdict: Verdict::NotApplicable,
+        detail: "not a scheduled pool".to_owned(),
+        joined: true,
+    }
+}
+
+/// Polls `condition` every millisecond until it holds or `within` passes.
+fn wait_for(condition: impl Fn() -> bool, within: Duration) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    while !condition() {
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        thread::sleep(Duration::from_millis(1));
+    }
+    true
+}
+
+/// Whether every thread of a pool of `threads`, named as [`build`] names
+/// them, is gone.
+fn gone(name: &str, threads: usize) -> bool {
+    (0..threads).all(|n| {
+        let name = match n {
+            0 => name.to_owned(),
+            n => format!("{name}{}", char::from(b'a' + n as u8)),
+        };
+        kit::threads::gone_within(&name, ms(1000))
+    })
+}
+
+/// The scheduled pool as chapter 6 leaves it.
+pub const FIXED: Sched = Sched {
+    wait: Wait::LeaderFollower,
+    remove_on_cancel: true,
+};
