@@ -124,4 +124,17 @@ pub const EXERCISES: &[Exercise] = &[
             "threadpool-executor::pool: saw the pool running, not yet queued",
         )],
     },
+    Exercise {
+        name: "t10_leader_follower",
+        id: "T10",
+        shows: "T10",
+        title: "one leader waits for the head, not the whole herd",
+        chapter: "ch06b-scheduled-pool.md",
+        solution: "crate::solutions::t10_leader_follower",
+        solution_file: "threadpool-executor/src/delayed_queue.rs",
+        solution_points: &[(
+            "TOOK",
+            "threadpool-executor::delayed_queue: took an item, leadership handed on",
+        )],
+    },
 ];

@@ -22,3 +22,140 @@ pub mod t7_recheck {
         pool
     }
 }
+
+/// Exercise T10's solution: the stage's leader-follower
+/// [`DelayedQueue`](threadpool_executor::delayed_queue::DelayedQueue),
+/// behind the skeleton's API: plain items offered with an `Instant`, and a
+/// `close` that ends every `take` (the stage ends a taker with an interrupt,
+/// as `shutdown_now` does; `close` raises one for every taker inside).
+pub mod t10_leader_follower {
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+    use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+    use std::time::Instant;
+
+    use interrupt_cancel::interrupt::{InterruptHandle, InterruptToken};
+    use threadpool_executor::deadline::Deadline;
+    use threadpool_executor::delayed_queue::{self, Delayed, NOT_QUEUED};
+    use threadpool_executor::queue::WorkQueue;
+
+    /// An item as the stage's queue holds it.
+    struct Entry<T> {
+        deadline: Deadline,
+        sequence: u64,
+        index: AtomicUsize,
+        /// Taken out by the one taker that got the entry.
+        item: Mutex<Option<T>>,
+    }
+
+    impl<T: Send + 'static> Delayed for Entry<T> {
+        fn deadline(&self) -> Deadline {
+            self.deadline
+        }
+        fn sequence(&self) -> u64 {
+            self.sequence
+        }
+        fn heap_index(&self) -> &AtomicUsize {
+            &self.index
+        }
+    }
+
+    /// Who is inside `take`, so that `close` can interrupt them.
+    struct Takers {
+        closed: bool,
+        next: u64,
+        inside: HashMap<u64, InterruptHandle>,
+    }
+
+    /// The stage's delayed queue, leader-follower.
+    pub struct DelayedQueue<T: Send + 'static> {
+        queue: delayed_queue::DelayedQueue<Entry<T>>,
+        sequence: AtomicU64,
+        takers: Mutex<Takers>,
+    }
+
+    impl<T: Send + 'static> Default for DelayedQueue<T> {
+        fn default() -> Self {
+            DelayedQueue::new()
+        }
+    }
+
+    impl<T: Send + 'static> DelayedQueue<T> {
+        /// An empty queue.
+        pub fn new() -> Self {
+            DelayedQueue {
+                queue: delayed_queue::DelayedQueue::new(),
+                sequence: AtomicU64::new(0),
+                takers: Mutex::new(Takers {
+                    closed: false,
+                    next: 0,
+                    inside: HashMap::new(),
+                }),
+            }
+        }
+
+        fn takers(&self) -> MutexGuard<'_, Takers> {
+            self.takers.lock().unwrap_or_else(PoisonError::into_inner)
+        }
+
+        /// Queues `item`, to be taken once `due` has passed.
+        pub fn offer(&self, due: Instant, item: T) {
+            // The stage's clock is its own: the same distance from now.
+            // Read in this order, the deadline is never before `due`.
+            let delay = due.saturating_duration_since(Instant::now());
+            let entry = Arc::new(Entry {
+                deadline: Deadline::now().after(delay),
+                // ORDERING: a counter; only its uniqueness matters.
+                sequence: self.sequence.fetch_add(1, Relaxed),
+                index: AtomicUsize::new(NOT_QUEUED),
+                item: Mutex::new(Some(item)),
+            });
+            if self.queue.offer(entry).is_err() {
+                unreachable!("a new entry is in no queue");
+            }
+        }
+
+        /// Waits until the head is due and takes it; `None` once the queue
+        /// is closed.
+        pub fn take(&self) -> Option<T> {
+            let token = InterruptToken::new();
+            let me = {
+                let mut takers = self.takers();
+                if takers.closed {
+                    return None;
+                }
+                let me = takers.next;
+                takers.next += 1;
+                takers.inside.insert(me, token.handle());
+                me
+            };
+            let taken = self.queue.take(&token);
+            self.takers().inside.remove(&me);
+            let entry = taken.ok()?;
+            entry
+                .item
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+        }
+
+        /// Ends every `take`, now and from now on, with `None`.
+        pub fn close(&self) {
+            let mut takers = self.takers();
+            takers.closed = true;
+            for handle in takers.inside.values() {
+                handle.interrupt();
+            }
+        }
+
+        /// How many times a taker came back from a wait.
+        pub fn wakeups(&self) -> u64 {
+            self.queue.wakeups()
+        }
+
+        /// How many takers are waiting right now.
+        pub fn waiting(&self) -> usize {
+            self.queue.waiting()
+        }
+    }
+}
