@@ -159,4 +159,34 @@ pub const GENERATORS: &[Generator] = &[
         "java_timer_table",
         "i-java-timer-table.md",
     ),
+    // Stage 6: T5, a pool of core 2 and maximum 4 grows in a burst and
+    // shrinks back to exactly 2, each worker a lane.
+    Generator::writes(
+        "threadpool-executor",
+        "burst_and_shrink",
+        &[
+            "--text",
+            "{out}/t5-burst-and-shrink.txt",
+            "--svg",
+            "{out}/t5-burst-and-shrink.svg",
+        ],
+    ),
+    // Stage 6: T10, who wakes at each deadline: the herd, then leader-follower.
+    Generator::writes(
+        "threadpool-executor",
+        "herd_vs_leader",
+        &[
+            "--text",
+            "{out}/t10-herd-vs-leader.txt",
+            "--svg",
+            "{out}/t10-herd-vs-leader.svg",
+        ],
+    ),
+    // Stage 6: the Java Timer article's closing table, for java.util.Timer
+    // and ScheduledThreadPoolExecutor, our two columns measured.
+    Generator::chart(
+        "threadpool-executor",
+        "timer_vs_scheduled_pool",
+        "t-timer-vs-scheduled-pool.md",
+    ),
 ];
