@@ -182,6 +182,12 @@ pub const GENERATORS: &[Generator] = &[
             "{out}/t10-herd-vs-leader.svg",
         ],
     ),
+    // Stage 6: T10 in numbers, wake-ups per deadline for 1, 2, 4, 8 takers.
+    Generator::output(
+        "threadpool-executor",
+        "wakeups_per_deadline",
+        "t10-wakeups-per-deadline.txt",
+    ),
     // Stage 6: the Java Timer article's closing table, for java.util.Timer
     // and ScheduledThreadPoolExecutor, our two columns measured.
     Generator::chart(
