@@ -215,7 +215,7 @@ pub fn panics_kill_every_worker(version: &PoolVersion) -> Outcome {
             r.record("ran");
         });
     }
-    let _ = rec.wait_until_count("ran", QUEUED, ms(500));
+    let _ = rec.wait_until_count("ran", QUEUED, ms(300));
     let ran = ran.load(SeqCst);
     let verdict = match ran {
         QUEUED => Verdict::Ok,
@@ -225,7 +225,7 @@ pub fn panics_kill_every_worker(version: &PoolVersion) -> Outcome {
     Outcome {
         verdict,
         detail: format!(
-            "{CORE} panics: {ran} of {QUEUED} queued tasks ran within 500 ms; {} workers left",
+            "{CORE} panics: {ran} of {QUEUED} queued tasks ran within 300 ms; {} workers left",
             pool.pool_size()
         ),
         joined: finish(pool, &prefix),

@@ -41,7 +41,9 @@ pub struct Outcome {
 pub fn busy_wait(version: &Version) -> Outcome {
     let name = unique_name("pm-n1");
     let timer = (version.start)(&name);
-    timer.schedule(ms(600), Box::new(|| {}));
+    // Due after the 300 ms window, and no later: a version whose drop
+    // sits out its sleep (sleep_until) costs the column until then.
+    timer.schedule(ms(400), Box::new(|| {}));
     let share = kit::cpu::measure(&name, ms(300));
     finish(version, &name, timer);
     // Judged by demand (running or ready to run), which a loaded machine
@@ -60,7 +62,7 @@ pub fn busy_wait(version: &Version) -> Outcome {
     }
 }
 
-/// S1 and C1: the thread has picked a far task (due at 1000 ms) and decided
+/// S1 and C1: the thread has picked a far task (due at 600 ms) and decided
 /// how long to wait, but is not waiting yet; a client now schedules a task
 /// due 50 ms later. Does that task run on time?
 ///
@@ -77,7 +79,7 @@ pub fn earlier_task_in_the_window(version: &Version) -> Outcome {
 
     let far = rec.clone();
     timer.schedule(
-        ms(1000),
+        ms(600),
         Box::new(move || {
             far.record("far task ran");
         }),
@@ -116,9 +118,10 @@ pub fn earlier_task_in_the_window(version: &Version) -> Outcome {
         None => (Verdict::Unclear, "the near task never ran".to_owned()),
         Some(ran) => {
             let late = ran.saturating_sub(near_due);
-            let verdict = if late > ms(700) {
+            // Missed, it runs with the far task, ~550 ms late.
+            let verdict = if late > ms(400) {
                 Verdict::Bug(version.window.map_or("?", |(_, id)| id))
-            } else if late < ms(300) {
+            } else if late < ms(200) {
                 Verdict::Ok
             } else {
                 Verdict::Unclear
