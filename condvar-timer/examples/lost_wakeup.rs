@@ -1,9 +1,9 @@
-//! C1 forced on both versions: task 1 due at 2000 ms; while the timer
+//! C1 forced on both versions: task 1 due at 1000 ms; while the timer
 //! thread has looked at it and is not waiting yet, a client submits task 2,
 //! due at 50 ms.
 //!
 //! racy.rs: the client's notify reaches nobody; the thread waits for task 1
-//! and task 2 starts at about 2000 ms. timer_style.rs: the client cannot
+//! and task 2 starts at about 1000 ms. timer_style.rs: the client cannot
 //! insert until the thread waits (one lock); its notify wakes the thread
 //! and task 2 starts as soon as the thread is released.
 //!
@@ -22,12 +22,12 @@ use kit::Recorder;
 use kit::pause::Pause;
 use kit::timeline::{Chart, Lane, Sampler, sleep_until, spinning_task};
 
-const TASK1_DUE_MS: u64 = 2000;
+const TASK1_DUE_MS: u64 = 1000;
 const TASK2_DUE_MS: u64 = 50;
 /// How long the timer thread is held while the client tries to insert.
 const HOLD_MS: u64 = 100;
 /// How long each run is watched.
-const RUN_MS: u64 = 2300;
+const RUN_MS: u64 = 1300;
 
 /// Scheduling, seen the same way for both versions.
 trait Schedule: Send + Sync + 'static {
