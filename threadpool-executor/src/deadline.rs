@@ -3,11 +3,11 @@
 //! The scheduled pool orders its tasks by deadline, so it needs a time it
 //! can compare, store in a task, and compute with. Java keeps a task's
 //! trigger time as a `long` of `System.nanoTime()` and decides which task
-//! comes first with `a - b < 0`. That subtraction is what breaks T15
-//! (`fixed_delay_overflow`, JDK-8051859): a fixed-delay task whose delay is
-//! close to `Long.MAX_VALUE` gets a trigger time that wraps around to a
-//! large negative number, `a - b` overflows, and the task compares as due
-//! before everything else, so nothing behind it ever runs.
+//! comes first with `a - b < 0`. Signed times that can wrap, and a
+//! comparison by subtraction, are what T15 (`fixed_delay_overflow`,
+//! JDK-8051859, and JDK-6725789 before it) is made of: with a delay near
+//! `Long.MAX_VALUE`, a sum or a difference overflows, a far task compares
+//! as earlier than everything else, and nothing behind it ever runs.
 //!
 //! A [`Deadline`] is the same idea with the two traps removed:
 //!

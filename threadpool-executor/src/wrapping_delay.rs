@@ -1,20 +1,26 @@
 //! T15 `fixed_delay_overflow` (JDK-8051859), the buggy version: a periodic
-//! task's next deadline computed as Java computes it, `time = now + delay`
-//! on a signed 64-bit `long` that wraps around.
+//! task's next deadline computed on a signed 64-bit `long` that wraps
+//! around, as Java's time arithmetic does.
 //!
-//! Java counts `System.nanoTime()` in a `long`. A fixed delay of
-//! `Long.MAX_VALUE` nanoseconds (292 years) added to any positive "now"
-//! wraps past the top into the negative numbers: a time far *before* any
-//! real deadline. The task is then due before everything else in the
-//! queue, and stays so: after each run its next deadline wraps again. On
-//! a pool of one thread it runs back to back, forever, and a one-shot task
-//! due in 50 ms never gets the thread.
+//! This is a model of the bug's outcome, not a replay of the JDK's steps.
+//! In Java 8, `scheduleWithFixedDelay` stored the period as
+//! `unit.toNanos(-delay)`; a delay of `Long.MAX_VALUE` seconds saturated to
+//! `Long.MIN_VALUE`, whose negation overflows back to itself, and the next
+//! time, now plus a negative delay, ordered (by the sign of a difference)
+//! before a one-shot task submitted later. The task sat at the head, not
+//! due, and the one-shot task behind it never ran on a pool of one thread.
+//! (JDK-6725789 was the same outcome reached through the comparison
+//! itself: `a - b` overflowing when two times are more than
+//! `Long.MAX_VALUE` apart.)
 //!
-//! Java's `triggerTime` already guarded a task's *first* deadline against
-//! overflow (`overflowFree`); the periodic path did not. Our deadlines
+//! Here a fixed delay of `Long.MAX_VALUE` nanoseconds (292 years) is added
+//! to "now" with the `long`'s wrapping `+`: the sum wraps into the
+//! negative numbers, a time before every real deadline. Our deadlines
 //! count from an origin and cannot be negative, so this file maps a
-//! negative Java time to the origin itself: the earliest deadline there
-//! is, which is where Java's comparison put it.
+//! negative time to the origin itself: the earliest deadline there is.
+//! In ours that is also *due*, so the task runs back to back where the
+//! JDK's sat at the head; either way, a one-shot task due in 50 ms never
+//! gets the pool's one thread.
 //!
 //! The fix, [`Period::next_deadline`] in scheduled.rs, computes with
 //! [`Deadline::after`], which saturates at [`Deadline::FOREVER`]: a delay

@@ -6,10 +6,11 @@
 //! once at once, then a one-shot task is scheduled 50 ms out.
 //!
 //! - wrapping_delay.rs: the periodic task's next deadline is "now + delay"
-//!   with wrapping arithmetic, as Java's `long` does: it lands before
-//!   every real deadline. The periodic task is due before everything,
-//!   runs again, wraps again: it holds the one thread, and the one-shot
-//!   task never runs.
+//!   with wrapping arithmetic, as on Java's `long`: it lands before every
+//!   real deadline (a model of the JDK's outcome, not its exact steps; see
+//!   that file). The periodic task is due before everything, runs again,
+//!   wraps again: it holds the one thread, and the one-shot task never
+//!   runs.
 //! - scheduled.rs, the fix: `Deadline::after` saturates (here it does not
 //!   even need to: 292 years fit in the clock). The next run is due in
 //!   292 years, and the one-shot task runs on time.
