@@ -32,6 +32,12 @@
 //! carries every wake-up (the JDK's `ReentrantLock` and `available`). An
 //! interrupt (`shutdown_now`) wakes takers through the same condition
 //! variable, as in [`crate::queue`].
+//!
+//! Leader-follower still costs two wake-ups per task when more are queued:
+//! the leader's, and the follower's it hands on to. [`crate::successor`]
+//! goes one step further ([`Wait::LeaderSuccessor`], the scheduled pool's
+//! default): a second taker waits timed for the next deadline and becomes
+//! the leader without being woken.
 
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
@@ -40,9 +46,9 @@ use std::time::Duration;
 use interrupt_cancel::interrupt::{InterruptToken, Interrupted, Wake};
 
 use crate::deadline::Deadline;
-use crate::herd;
 use crate::queue::{Ticket, WorkQueue};
 use crate::sync::{Arc, Condvar, Mutex, MutexGuard};
+use crate::{herd, successor};
 
 /// What the delayed queue holds: something with a deadline, a creation
 /// number, and a slot the queue writes its heap position into.
@@ -75,6 +81,11 @@ pub enum Wait {
     /// Buggy: every idle taker waits timed on the head, and a new head
     /// wakes them all (src/herd.rs, T10 `thundering_herd`).
     Herd,
+    /// One leader waits timed for the head, one successor timed for the
+    /// item after it, the others untimed: when the leader takes the head,
+    /// the successor leads without a wake-up (src/successor.rs, ours: one
+    /// wake-up per fired task instead of two).
+    LeaderSuccessor,
 }
 
 /// A queue of [`Delayed`] items, taken in deadline order when due.
@@ -150,9 +161,12 @@ pub(crate) struct State<T> {
     heap: Heap<T>,
     /// The taker waiting timed for the head, if one is: Java's `leader`
     /// thread. A number given to each call of `take` or `poll`.
-    leader: Option<u64>,
+    pub(crate) leader: Option<u64>,
+    /// The taker waiting timed for the item after the head, if one is
+    /// (only [`Wait::LeaderSuccessor`] has one).
+    pub(crate) successor: Option<u64>,
     /// The number the next taking call gets.
-    next_taker: u64,
+    pub(crate) next_taker: u64,
     /// Takers inside a wait right now.
     waiting: usize,
     /// Waits that have ended, for whatever reason: the cost T10 counts.
@@ -165,9 +179,34 @@ impl<T: Delayed> State<T> {
         self.heap.items.first().map(|head| head.deadline())
     }
 
-    /// Takes the head out.
+    /// Where the *second* is: the item that becomes the head when the head
+    /// is taken, the earlier of the head's two children.
+    pub(crate) fn second_index(&self) -> Option<usize> {
+        let items = &self.heap.items;
+        match items.len() {
+            0 | 1 => None,
+            2 => Some(1),
+            _ if key(&items[2]) < key(&items[1]) => Some(2),
+            _ => Some(1),
+        }
+    }
+
+    /// The second's deadline, if there is a second.
+    pub(crate) fn second(&self) -> Option<Deadline> {
+        self.second_index().map(|at| self.heap.items[at].deadline())
+    }
+
+    /// Takes the head out. The second becomes the head, so a successor
+    /// (timed for it) becomes the leader; with no successor the leader is
+    /// left as it is (src/successor.rs).
     pub(crate) fn pop(&mut self) -> Option<Arc<T>> {
-        (!self.heap.items.is_empty()).then(|| self.heap.remove_at(0))
+        if self.heap.items.is_empty() {
+            return None;
+        }
+        if let Some(successor) = self.successor.take() {
+            self.leader = Some(successor);
+        }
+        Some(self.heap.remove_at(0))
     }
 }
 
@@ -183,6 +222,11 @@ impl<T: Delayed> Shared<T> {
         }
         state.waiting -= 1;
         state.wakeups += 1;
+    }
+
+    /// Wakes one waiting taker, any one.
+    pub(crate) fn notify_one(&self) {
+        self.available.notify_one();
     }
 
     /// Wakes every waiting taker: the herd's answer to a new head.
@@ -312,6 +356,7 @@ impl<T: Delayed> DelayedQueue<T> {
                 state: Mutex::new(State {
                     heap: Heap { items: Vec::new() },
                     leader: None,
+                    successor: None,
                     next_taker: 0,
                     waiting: 0,
                     wakeups: 0,
@@ -380,6 +425,12 @@ impl<T: Delayed> DelayedQueue<T> {
         self.shared.state.lock().leader.is_some()
     }
 
+    /// Whether a taker is waiting, timed, for the item after the head
+    /// (only ever `true` for [`Wait::LeaderSuccessor`]).
+    pub fn has_successor(&self) -> bool {
+        self.shared.state.lock().successor.is_some()
+    }
+
     /// `take` and `poll` in one: waits until an item is due, or until
     /// `limit` (`None`: forever).
     fn wait_for(
@@ -393,6 +444,9 @@ impl<T: Delayed> DelayedQueue<T> {
             match self.shared.wait {
                 Wait::LeaderFollower => self.leader_follower(&mut state, limit, token),
                 Wait::Herd => herd::wait_for(&self.shared, &mut state, limit, token),
+                Wait::LeaderSuccessor => {
+                    successor::wait_for(&self.shared, &mut state, limit, token)
+                }
             }
         };
         if let Ok(Some(_)) = taken {
@@ -469,16 +523,18 @@ impl<T: Delayed> WorkQueue<Arc<T>> for DelayedQueue<T> {
             return Err(item);
         }
         let ticket = Ticket(item.sequence());
-        if state.heap.push(item) == 0 {
+        let at = state.heap.push(item);
+        match shared.wait {
             // A new head: whoever waits timed waits for the wrong
             // deadline, too late.
-            match shared.wait {
-                Wait::LeaderFollower => {
-                    state.leader = None;
-                    shared.available.notify_one();
-                }
-                Wait::Herd => herd::new_head(shared),
+            Wait::LeaderFollower if at == 0 => {
+                state.leader = None;
+                shared.available.notify_one();
             }
+            Wait::Herd if at == 0 => herd::new_head(shared),
+            // A new head or a new second: src/successor.rs.
+            Wait::LeaderSuccessor => successor::offered(shared, &mut state, at),
+            _ => {}
         }
         Ok(ticket)
     }

@@ -38,12 +38,14 @@
 //!     wait leader-follower (T10).
 //! 14. [`herd`]: the same queue where every idle taker waits timed for the
 //!     head: the thundering herd (T10).
-//! 15. [`scheduled`]: the scheduled pool on the same core: `schedule`,
+//! 15. [`successor`]: leader-follower one step further: a second taker
+//!     waits timed for the next deadline and leads without a wake-up.
+//! 16. [`scheduled`]: the scheduled pool on the same core: `schedule`,
 //!     fixed rate and fixed delay (T12), the shutdown policies (T13),
 //!     remove-on-cancel (T14's fix).
-//! 16. [`wrapping_delay`]: a periodic task's next deadline that wraps
+//! 17. [`wrapping_delay`]: a periodic task's next deadline that wraps
 //!     around: T15 `fixed_delay_overflow`.
-//! 17. [`prestart_core_only`] and [`zero_keep_alive`]: zero core threads,
+//! 18. [`prestart_core_only`] and [`zero_keep_alive`]: zero core threads,
 //!     a delayed task that never runs, then a worker that spins (T16).
 //!
 //! [`builder`] checks a configuration; [`error`] is what the pool refuses
@@ -69,6 +71,7 @@ pub mod reject;
 pub mod deadline;
 pub mod delayed_queue;
 pub mod herd;
+pub mod successor;
 
 pub mod future;
 

@@ -13,6 +13,10 @@
 //!   leader waits timed; it takes the head and wakes one follower to lead
 //!   for the next. About 2 wake-ups per deadline (1 with a single taker),
 //!   whatever the pool's size.
+//! - successor.rs ([`Wait::LeaderSuccessor`], ours, the scheduled pool's
+//!   default): a second taker waits timed for the next deadline and leads
+//!   without being woken when the leader takes the head. About 1 wake-up
+//!   per deadline: the target of at most [`SUCCESSOR_BOUND`] with 4 takers.
 //!
 //! The correctness check: with 8 takers, at most [`WAKEUPS_BOUND`]
 //! wake-ups per fired deadline. Both kinds take every item, never early
@@ -23,7 +27,11 @@
 //! earlier head while a leader waits for a later one; a leader that takes
 //! its item while followers wait (held at the queue's pause point, so
 //! that only a follower can take the next); a leader interrupted (what
-//! `shutdown_now` does) while a follower waits.
+//! `shutdown_now` does) while a follower waits. Leader-successor runs
+//! those too, and the hand-offs of its own: a new second item earlier
+//! than the one the successor times; the successor promoted when the
+//! leader takes the head (without a wake-up); a leader that takes the
+//! head with no successor; an interrupted successor.
 #![cfg(not(loom))]
 
 mod support;
@@ -57,6 +65,24 @@ const TAKERS: [usize; 4] = [1, 2, 4, 8];
 /// leader's timed wake-up plus the follower it hands on to is 2; the rest
 /// is room for a rare spurious or early wake-up.
 const WAKEUPS_BOUND: f64 = 2.5;
+/// Leader-successor's target (issue 10, item 7): wake-ups per fired
+/// deadline with 4 takers, at most, on a machine at rest. The count there
+/// is 26 for 24 deadlines (1.08) at every taker count from 2: one per
+/// deadline, the offer's wake-up of a first leader, and one hand-on at the
+/// first deadline (nobody succeeds yet).
+const SUCCESSOR_BOUND: f64 = 1.1;
+/// Leader-successor on a loaded machine, every taker count: at most this.
+/// A taker that ran a task and is not back before the next deadline has
+/// not filled the successor slot, so that deadline costs the JDK's two.
+/// With two busy loops on 2 cores, 1.33 was the most seen in 100 runs.
+const SUCCESSOR_LOADED_BOUND: f64 = 1.5;
+/// Measurements of leader-successor with 4 takers, at most, to find one
+/// the machine ran at rest.
+const SUCCESSOR_TRIES: usize = 3;
+/// A run is "at rest" when its takers, together, waited for a core less
+/// than this: 0.15 to 0.4 ms on an idle 2-core machine (the file's other
+/// tests running); 2 to 100 ms with two busy loops.
+const AT_REST_WAITED_MS: u64 = 1;
 /// How late an item may be taken in a passing run (generous: a loaded
 /// machine). The bugs these tests would catch leave it seconds late, or
 /// never taken.
@@ -202,12 +228,40 @@ fn wait_idle(queue: &DelayedQueue<Item>, n: usize, leader: bool) {
 struct Run {
     wakeups: u64,
     max_late: Duration,
+    /// How long the takers, together, were ready to run but waited for a
+    /// core during the run (`None` where the kernel does not say).
+    waited: Option<Duration>,
 }
 
 impl Run {
     fn per_deadline(&self) -> f64 {
         self.wakeups as f64 / DEADLINES as f64
     }
+
+    /// Whether the machine let every taker run when it was ready: all of
+    /// them together waited for a core less than [`AT_REST_WAITED_MS`].
+    fn at_rest(&self) -> bool {
+        self.waited.is_some_and(|w| w < ms(AT_REST_WAITED_MS))
+    }
+}
+
+/// A run's `waited`, for a message.
+fn waited(run: &Run) -> String {
+    run.waited
+        .map_or("?".into(), |w| format!("{} µs", w.as_micros()))
+}
+
+/// The takers' time waiting for a core, together, from each one's
+/// scheduler statistics; `None` if the kernel keeps none.
+fn waited_for_cpu(crew: &Takers) -> Option<Duration> {
+    crew.names
+        .iter()
+        .map(|name| {
+            kit::cpu::ThreadCpu::named(name)
+                .and_then(|thread| thread.waited_for_cpu())
+                .ok()
+        })
+        .sum()
 }
 
 fn measure(wait: Wait, takers: usize) -> Run {
@@ -220,6 +274,7 @@ fn measure(wait: Wait, takers: usize) -> Run {
     // Quiet before counting: every taker waits for an item.
     wait_idle(&queue, takers, false);
     let before = queue.wakeups();
+    let waited_before = waited_for_cpu(&crew);
     let start = Deadline::now();
     for i in 0..DEADLINES {
         let due = start.after(ms(FIRST_MS + i * GAP_MS));
@@ -239,25 +294,35 @@ fn measure(wait: Wait, takers: usize) -> Run {
     let taken = crew.all_taken();
     assert!(taken.iter().all(|t| !t.early), "taken early: {taken:?}");
     let max_late = taken.iter().map(|t| t.late).max().unwrap();
-    Run { wakeups, max_late }
+    let waited = waited_for_cpu(&crew)
+        .zip(waited_before)
+        .map(|(after, before)| after.saturating_sub(before));
+    Run {
+        wakeups,
+        max_late,
+        waited,
+    }
 }
 
-/// Herd and leader-follower for each taker count, measured once for the
-/// whole binary (the tests below read the same table).
+/// Herd, leader-follower and leader-successor for each taker count,
+/// measured once for the whole binary (the tests below read the same
+/// table).
 struct Table {
     herd: Vec<Run>,
     leader_follower: Vec<Run>,
+    successor: Vec<Run>,
 }
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
+        // One after the other, never side by side: a measurement running
+        // next to another is a loaded machine (see the tests' comments).
+        let row = |wait| TAKERS.map(|n| measure(wait, n)).to_vec();
         let table = Table {
-            herd: TAKERS.iter().map(|&n| measure(Wait::Herd, n)).collect(),
-            leader_follower: TAKERS
-                .iter()
-                .map(|&n| measure(Wait::LeaderFollower, n))
-                .collect(),
+            herd: row(Wait::Herd),
+            leader_follower: row(Wait::LeaderFollower),
+            successor: row(Wait::LeaderSuccessor),
         };
         println!("{}", table.render());
         table
@@ -268,17 +333,22 @@ impl Table {
     fn render(&self) -> String {
         let mut out = format!(
             "wake-ups per fired deadline ({DEADLINES} deadlines {GAP_MS} ms apart)\n\
-             takers   herd   leader-follower   (latest take: herd, leader-follower)\n"
+             takers   herd   leader-follower   leader-successor   \
+             (latest take: herd, leader-follower, leader-successor; \
+             leader-successor's takers waited for a core)\n"
         );
         for (i, n) in TAKERS.iter().enumerate() {
-            let (h, l) = (self.herd[i], self.leader_follower[i]);
+            let (h, l, s) = (self.herd[i], self.leader_follower[i], self.successor[i]);
             writeln!(
                 out,
-                "{n:>6} {:>6.2} {:>17.2}   ({} ms, {} ms)",
+                "{n:>6} {:>6.2} {:>17.2} {:>18.2}   ({} ms, {} ms, {} ms; {})",
                 h.per_deadline(),
                 l.per_deadline(),
+                s.per_deadline(),
                 in_ms(h.max_late),
                 in_ms(l.max_late),
+                in_ms(s.max_late),
+                waited(&s),
             )
             .unwrap();
         }
@@ -290,6 +360,7 @@ impl Table {
         match wait {
             Wait::Herd => self.herd[at],
             Wait::LeaderFollower => self.leader_follower[at],
+            Wait::LeaderSuccessor => self.successor[at],
         }
     }
 }
@@ -358,6 +429,65 @@ fn t10_thundering_herd_on_herd() {
     assert_few_wakeups(Wait::Herd);
 }
 
+/// Ours, one step past the JDK: about one wake-up per fired deadline, the
+/// leader's own, since the successor leads without being woken.
+///
+/// The target, at most [`SUCCESSOR_BOUND`] with 4 takers, is what the
+/// algorithm costs when every taker gets a core when it is ready: 1.08 on
+/// every run at rest. A loaded machine adds wake-ups (a taker not back by
+/// the next deadline leaves the successor slot empty, and the leader hands
+/// on, as the JDK's always does): with two busy loops on 2 cores, runs
+/// with 4 takers went up to 1.29, and one in three or so over 1.1. So:
+///
+/// - every run, loaded or not, stays under [`SUCCESSOR_LOADED_BOUND`];
+/// - the target is checked on runs the machine ran at rest, judged by the
+///   takers' own scheduler statistics (time ready to run but waiting for
+///   a core, [`AT_REST_WAITED_MS`]): the best of the first
+///   [`SUCCESSOR_TRIES`] runs. A machine loaded on every try gets no
+///   verdict on the target, and the test says so.
+///
+/// (A run stalled for tens of milliseconds counts less for every kind,
+/// since a taker that finds its item already due does not wait: such a run
+/// proves nothing either way. At rest the JDK's wait costs 2.00 on every
+/// run.) That the successor leads for the next deadline without a wake-up
+/// is proven without timing luck by `t10_successor_leads_without_a_wakeup`.
+#[test]
+fn t10_leader_successor_wakes_once_per_deadline() {
+    let table = table();
+    for takers in TAKERS {
+        let per = table.row(Wait::LeaderSuccessor, takers).per_deadline();
+        assert!(
+            per <= SUCCESSOR_LOADED_BOUND,
+            "T10 leader-successor: {per:.2} wake-ups per fired deadline with {takers} takers, \
+             expected at most {SUCCESSOR_LOADED_BOUND} even loaded\n{}",
+            table.render()
+        );
+    }
+    let meets = |run: &Run| run.per_deadline() <= SUCCESSOR_BOUND;
+    let mut runs = vec![table.row(Wait::LeaderSuccessor, 4)];
+    while runs.len() < SUCCESSOR_TRIES && !runs.iter().any(|r| r.at_rest() && meets(r)) {
+        runs.push(measure(Wait::LeaderSuccessor, 4));
+    }
+    let shown: Vec<String> = runs
+        .iter()
+        .map(|r| format!("{:.2} (waited for a core {})", r.per_deadline(), waited(r)))
+        .collect();
+    let at_rest: Vec<&Run> = runs.iter().filter(|r| r.at_rest()).collect();
+    if at_rest.is_empty() {
+        println!(
+            "T10 leader-successor: the machine was loaded on every run with 4 takers, \
+             no verdict on the target of {SUCCESSOR_BOUND}: {shown:?}"
+        );
+        return;
+    }
+    assert!(
+        at_rest.iter().any(|r| meets(r)),
+        "T10 leader-successor: over {SUCCESSOR_BOUND} wake-ups per fired deadline with 4 takers \
+         on every run at rest: {shown:?}\n{}",
+        table.render()
+    );
+}
+
 // ---------------------------------------------------------------------
 // The hand-offs, forced.
 
@@ -383,16 +513,27 @@ fn assert_on_time(crew: &Takers, rec: &Recorder, label: &str) -> Taken {
 /// time the new head.
 #[test]
 fn t10_new_earlier_head_is_taken_on_time() {
-    for wait in [Wait::LeaderFollower, Wait::Herd] {
+    for wait in [Wait::LeaderFollower, Wait::Herd, Wait::LeaderSuccessor] {
         let queue = DelayedQueue::with_wait(wait);
         let rec = Recorder::new();
         let mut crew = Takers::new();
         let far = item("far", Deadline::now().after(ms(5000)));
         queue.offer(Arc::clone(&far)).unwrap();
+        // Leader-successor: a second far item, so that the second taker
+        // succeeds (it waits timed for "farther"), and the new head finds
+        // both roles held.
+        if wait == Wait::LeaderSuccessor {
+            queue
+                .offer(item("farther", Deadline::now().after(ms(6000))))
+                .unwrap();
+        }
         crew.spawn(&queue, &rec);
-        wait_idle(&queue, 1, wait == Wait::LeaderFollower);
+        wait_idle(&queue, 1, wait != Wait::Herd);
         crew.spawn(&queue, &rec);
-        wait_idle(&queue, 2, wait == Wait::LeaderFollower);
+        wait_idle(&queue, 2, wait != Wait::Herd);
+        if wait == Wait::LeaderSuccessor {
+            wait_successor(&queue);
+        }
         rec.record_as("test", "offer near, due in 40 ms");
         queue
             .offer(item("near", Deadline::now().after(ms(40))))
@@ -406,6 +547,9 @@ fn t10_new_earlier_head_is_taken_on_time() {
 /// right after (lock released, leadership handed on), so it cannot come
 /// back for the next item. A follower must: without the hand-on both
 /// sleep untimed, and the next item waits for the leader's release.
+///
+/// (Leader-successor's version of this, where the second taker succeeds
+/// and leads without a wake-up, is `t10_successor_leads_without_a_wakeup`.)
 #[test]
 fn t10_leader_hands_on_after_taking() {
     let queue = DelayedQueue::new();
@@ -437,7 +581,13 @@ fn t10_leader_hands_on_after_taking() {
 /// while a follower waits untimed: the head must still be taken on time.
 #[test]
 fn t10_interrupted_leader_hands_on() {
-    let queue = DelayedQueue::new();
+    for wait in [Wait::LeaderFollower, Wait::LeaderSuccessor] {
+        interrupted_leader_hands_on(wait);
+    }
+}
+
+fn interrupted_leader_hands_on(wait: Wait) {
+    let queue = DelayedQueue::with_wait(wait);
     let rec = Recorder::new();
     let mut crew = Takers::new();
     queue
@@ -451,4 +601,196 @@ fn t10_interrupted_leader_hands_on() {
     assert!(rec.eventually("interrupted", ms(1000)).is_some());
     let taken = assert_on_time(&crew, &rec, "head");
     assert_eq!(taken.by, follower);
+}
+
+// ---------------------------------------------------------------------
+// Leader-successor's own hand-offs, forced.
+
+/// When `first` and `second` are due, in ms from the start. The crew
+/// (three takers, started one at a time) is in its roles in under 15 ms
+/// even loaded; the 100 ms between the two leave the leader, loaded, time
+/// to take `first` before `second` is due (at 60 ms apart, one loaded run
+/// in 20 failed with the leader never taking: starved, it seems, until the
+/// successor woke and took both).
+const FIRST: u64 = 150;
+const SECOND: u64 = 250;
+
+/// Waits until a taker succeeds (waits timed for the item after the head).
+fn wait_successor(queue: &DelayedQueue<Item>) {
+    assert!(
+        support::eventually(ms(2000), || queue.has_successor()),
+        "no successor ({} takers waiting)",
+        queue.waiting()
+    );
+}
+
+/// A queue holding `first` and `second`, due `first_ms` and `second_ms`
+/// from now; a leader (held at the pause point once it took an item), a
+/// successor and a follower, each in its role: the crew, the recorder,
+/// the leader's pause and the three names.
+struct Crew {
+    queue: DelayedQueue<Item>,
+    crew: Takers,
+    rec: Recorder,
+    pause: Pause,
+    leader: String,
+    successor: String,
+    follower: String,
+}
+
+fn leader_successor_crew(first_ms: u64, second_ms: u64) -> Crew {
+    let queue = DelayedQueue::with_wait(Wait::LeaderSuccessor);
+    let rec = Recorder::new();
+    let mut crew = Takers::new();
+    let now = Deadline::now();
+    queue.offer(item("first", now.after(ms(first_ms)))).unwrap();
+    queue
+        .offer(item("second", now.after(ms(second_ms))))
+        .unwrap();
+    let leader = kit::threads::unique_name("t10");
+    let pause = Pause::arm(TOOK, &leader);
+    // Started one at a time, each waits before the next starts: the first
+    // leads, the second succeeds, the third follows.
+    crew.spawn_named(&queue, &rec, leader.clone());
+    wait_idle(&queue, 1, true);
+    let successor = crew.spawn(&queue, &rec);
+    wait_idle(&queue, 2, true);
+    wait_successor(&queue);
+    let follower = crew.spawn(&queue, &rec);
+    wait_idle(&queue, 3, true);
+    // Every role is taken before `first` is due, or the test shows nothing.
+    assert!(
+        Deadline::now() < now.after(ms(first_ms)),
+        "the crew took longer than {first_ms} ms to start (a machine too slow: KIT_TIME_SCALE)"
+    );
+    Crew {
+        queue,
+        crew,
+        rec,
+        pause,
+        leader,
+        successor,
+        follower,
+    }
+}
+
+/// The leader takes the head while a successor waits for the second and a
+/// follower waits untimed; the leader is held once it took. The successor,
+/// already timed for what is now the head, leads without being woken and
+/// takes it: two wake-ups in all (the leader's and the successor's, each
+/// at its own deadline), and the follower never wakes.
+#[test]
+fn t10_successor_leads_without_a_wakeup() {
+    let c = leader_successor_crew(FIRST, SECOND);
+    let before = c.queue.wakeups();
+    c.pause.wait_reached();
+    c.rec.record_as("test", "leader held after taking first");
+    assert!(c.queue.has_leader(), "the successor leads at once");
+    assert!(!c.queue.has_successor());
+    let second = assert_on_time(&c.crew, &c.rec, "second");
+    assert_eq!(
+        second.by,
+        c.successor,
+        "the successor took it\n{}",
+        c.rec.log()
+    );
+    // The successor is back in a wait (nothing left to time: it follows).
+    wait_idle(&c.queue, 2, false);
+    let wakeups = c.queue.wakeups() - before;
+    assert_eq!(
+        wakeups,
+        2,
+        "the leader's and the successor's wake-ups only, none for the follower {:?}\n{}",
+        c.follower,
+        c.rec.log()
+    );
+    c.pause.release();
+    assert!(c.rec.eventually("took first", ms(1000)).is_some());
+    assert_eq!(c.crew.taken("first").unwrap().by, c.leader);
+}
+
+/// A leader times `first`, a follower waits untimed, and nobody succeeds:
+/// there was no second when they started. Then `second` arrives: a new
+/// second with nobody to re-time, so `offer` wakes nobody. The leader takes
+/// `first` and is held: with no successor it must hand on (the JDK's way),
+/// and the follower takes `second` on time.
+#[test]
+fn t10_leader_without_successor_hands_on() {
+    let queue = DelayedQueue::with_wait(Wait::LeaderSuccessor);
+    let rec = Recorder::new();
+    let mut crew = Takers::new();
+    queue
+        .offer(item("first", Deadline::now().after(ms(FIRST))))
+        .unwrap();
+    let leader = kit::threads::unique_name("t10");
+    let pause = Pause::arm(TOOK, &leader);
+    crew.spawn_named(&queue, &rec, leader.clone());
+    wait_idle(&queue, 1, true);
+    let follower = crew.spawn(&queue, &rec);
+    wait_idle(&queue, 2, true);
+    assert!(!queue.has_successor(), "no second: nothing to succeed for");
+    let before = queue.wakeups();
+    queue
+        .offer(item("second", Deadline::now().after(ms(SECOND))))
+        .unwrap();
+    assert!(!queue.has_successor());
+    assert_eq!(
+        queue.wakeups(),
+        before,
+        "a new second with no successor wakes nobody"
+    );
+    pause.wait_reached();
+    rec.record_as("test", "leader held after taking first");
+    let second = assert_on_time(&crew, &rec, "second");
+    assert_eq!(second.by, follower, "the follower, woken by the hand-on");
+    pause.release();
+    assert!(rec.eventually("took first", ms(1000)).is_some());
+}
+
+/// A leader times `first`, a successor times a far `second`, a follower
+/// waits. Then `near`, earlier than `second`, arrives: the successor's time
+/// is too late. The leader takes `first` and is held. If `offer` left the
+/// successor in place, the successor would be promoted to lead for `near`
+/// still parked until `second`'s time, seconds late. `offer` clears it and
+/// wakes one taker: the successor or the follower then succeeds for
+/// `near` and is promoted; or, if the notify reaches the leader, the
+/// leader leads again and, with no successor, hands on when it takes
+/// `first`. Either way `near` is taken on time.
+#[test]
+fn t10_new_second_is_taken_on_time() {
+    let c = leader_successor_crew(FIRST, 5000);
+    c.rec.record_as("test", "offer near");
+    c.queue
+        .offer(item("near", Deadline::now().after(ms(SECOND))))
+        .unwrap();
+    c.pause.wait_reached();
+    c.rec.record_as("test", "leader held after taking first");
+    let near = assert_on_time(&c.crew, &c.rec, "near");
+    assert_ne!(near.by, c.leader);
+    assert!(c.crew.taken("second").is_none(), "second is not due");
+    assert_eq!(c.queue.len(), 1);
+    c.pause.release();
+}
+
+/// The successor is interrupted while the leader times `first` and a
+/// follower waits; it gives up its role as it leaves. The leader takes
+/// `first` and is held, so only the follower can take `second`, on time.
+/// The interrupt wakes every taker: if the follower looks again after the
+/// successor has left, it succeeds and is promoted; if before, it follows
+/// again, nobody succeeds, and the leader hands on as it takes `first`.
+#[test]
+fn t10_interrupted_successor_hands_on() {
+    let c = leader_successor_crew(FIRST, SECOND);
+    c.crew.interrupt(&c.successor);
+    assert!(c.rec.eventually("interrupted", ms(1000)).is_some());
+    // Interrupting wakes every taker (an interrupt's waker notifies all);
+    // the leader and follower go back to their waits.
+    wait_idle(&c.queue, 2, true);
+    c.pause.wait_reached();
+    c.rec.record_as("test", "leader held after taking first");
+    let second = assert_on_time(&c.crew, &c.rec, "second");
+    assert_eq!(second.by, c.follower);
+    c.pause.release();
+    assert!(c.rec.eventually("took first", ms(1000)).is_some());
+    assert_eq!(c.crew.taken("first").unwrap().by, c.leader);
 }
