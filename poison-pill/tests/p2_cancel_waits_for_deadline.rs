@@ -1,4 +1,4 @@
-//! P2 `cancel_waits_for_deadline`: one task is queued, due in 1500 ms (the
+//! P2 `cancel_waits_for_deadline`: one task is queued, due in 800 ms (the
 //! Java Timer article's "10 hours", scaled), and the timer thread is waiting
 //! for it. After `cancel` the thread stays in that timed wait until the
 //! deadline, then reads the flag and ends without running the task.

@@ -1,9 +1,9 @@
 //! P3 `cancel_notify_race`: fix 1 (notify on cancel) wakes a thread that is
 //! already waiting for a deadline, but a cancel that lands between the
 //! thread's flag check and its wait notifies nobody; the thread then waits
-//! the full 1500 ms for its task's deadline.
+//! the full 800 ms for its task's deadline.
 //!
-//! The scenario (tests/support): schedule a task due in 1500 ms, hold the
+//! The scenario (tests/support): schedule a task due in 800 ms, hold the
 //! timer thread at its point in the window, cancel from a client thread,
 //! release the thread, then drop the timer (which joins the thread) and see
 //! when that join returns.
