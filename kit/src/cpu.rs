@@ -44,7 +44,12 @@ impl ThreadCpu {
     /// # Errors
     /// If no thread, or more than one, has that name.
     pub fn named(name: &str) -> std::io::Result<ThreadCpu> {
-        match crate::threads::tids_named_within(name, crate::ms(1000))?.as_slice() {
+        ThreadCpu::named_within(name, crate::ms(1000))
+    }
+
+    /// [`ThreadCpu::named`], waiting at most `within` for the name to appear.
+    fn named_within(name: &str, within: Duration) -> std::io::Result<ThreadCpu> {
+        match crate::threads::tids_named_within(name, within)?.as_slice() {
             [tid] => Ok(ThreadCpu::of_tid(*tid)),
             [] => Err(std::io::Error::other(format!("no thread named {name:?}"))),
             many => Err(std::io::Error::other(format!(
@@ -226,8 +231,13 @@ mod tests {
         assert!(share.is_idle(), "parked thread: {share}");
     }
 
+    /// The lookup itself, without `named`'s full second of waiting for a
+    /// thread that will never come: no thread of this process is named
+    /// `kit-no-such`, so a short wait (the polling loop included) finds
+    /// none as surely as a long one.
     #[test]
     fn an_unknown_name_is_an_error() {
-        assert!(ThreadCpu::named("kit-no-such").is_err());
+        let err = ThreadCpu::named_within("kit-no-such", crate::ms(20)).unwrap_err();
+        assert!(err.to_string().contains("no thread named"), "{err}");
     }
 }
