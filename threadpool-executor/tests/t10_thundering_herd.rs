@@ -513,27 +513,17 @@ fn assert_on_time(crew: &Takers, rec: &Recorder, label: &str) -> Taken {
 /// time the new head.
 #[test]
 fn t10_new_earlier_head_is_taken_on_time() {
-    for wait in [Wait::LeaderFollower, Wait::Herd, Wait::LeaderSuccessor] {
+    // (Leader-successor's: `t10_new_head_leaves_no_successor_too_late`.)
+    for wait in [Wait::LeaderFollower, Wait::Herd] {
         let queue = DelayedQueue::with_wait(wait);
         let rec = Recorder::new();
         let mut crew = Takers::new();
         let far = item("far", Deadline::now().after(ms(5000)));
         queue.offer(Arc::clone(&far)).unwrap();
-        // Leader-successor: a second far item, so that the second taker
-        // succeeds (it waits timed for "farther"), and the new head finds
-        // both roles held.
-        if wait == Wait::LeaderSuccessor {
-            queue
-                .offer(item("farther", Deadline::now().after(ms(6000))))
-                .unwrap();
-        }
         crew.spawn(&queue, &rec);
-        wait_idle(&queue, 1, wait != Wait::Herd);
+        wait_idle(&queue, 1, wait == Wait::LeaderFollower);
         crew.spawn(&queue, &rec);
-        wait_idle(&queue, 2, wait != Wait::Herd);
-        if wait == Wait::LeaderSuccessor {
-            wait_successor(&queue);
-        }
+        wait_idle(&queue, 2, wait == Wait::LeaderFollower);
         rec.record_as("test", "offer near, due in 40 ms");
         queue
             .offer(item("near", Deadline::now().after(ms(40))))
@@ -629,10 +619,12 @@ fn wait_successor(queue: &DelayedQueue<Item>) {
 /// successor and a follower, each in its role: the crew, the recorder,
 /// the leader's pause and the three names.
 struct Crew {
+    // First, so that it is dropped first: a test that fails while the
+    // leader is held releases it before the crew joins its threads.
+    pause: Pause,
     queue: DelayedQueue<Item>,
     crew: Takers,
     rec: Recorder,
-    pause: Pause,
     leader: String,
     successor: String,
     follower: String,
@@ -664,10 +656,10 @@ fn leader_successor_crew(first_ms: u64, second_ms: u64) -> Crew {
         "the crew took longer than {first_ms} ms to start (a machine too slow: KIT_TIME_SCALE)"
     );
     Crew {
+        pause,
         queue,
         crew,
         rec,
-        pause,
         leader,
         successor,
         follower,
@@ -707,6 +699,37 @@ fn t10_successor_leads_without_a_wakeup() {
     c.pause.release();
     assert!(c.rec.eventually("took first", ms(1000)).is_some());
     assert_eq!(c.crew.taken("first").unwrap().by, c.leader);
+}
+
+/// A leader times `far`, a successor `farther`. Then `near` arrives, a new
+/// head. The old head `far` is now the second, and the leader timed
+/// exactly it: the leader becomes the successor. The old successor timed
+/// `farther`: it must lose the role, or, promoted when `near` is taken, it
+/// would lead for `far` still parked until `farther`'s time, 650 ms late.
+/// Both `near` and `far` are taken on time.
+#[test]
+fn t10_new_head_leaves_no_successor_too_late() {
+    let queue = DelayedQueue::with_wait(Wait::LeaderSuccessor);
+    let rec = Recorder::new();
+    let mut crew = Takers::new();
+    let now = Deadline::now();
+    queue
+        .offer(item("far", now.after(ms(FIRST + 100))))
+        .unwrap();
+    let farther = item("farther", now.after(ms(FIRST + 750)));
+    queue.offer(Arc::clone(&farther)).unwrap();
+    crew.spawn(&queue, &rec);
+    wait_idle(&queue, 1, true);
+    crew.spawn(&queue, &rec);
+    wait_idle(&queue, 2, true);
+    wait_successor(&queue);
+    rec.record_as("test", "offer near, due in 40 ms");
+    queue
+        .offer(item("near", Deadline::now().after(ms(40))))
+        .unwrap();
+    assert_on_time(&crew, &rec, "near");
+    assert_on_time(&crew, &rec, "far");
+    assert!(queue.contains(&farther));
 }
 
 /// A leader times `first`, a follower waits untimed, and nobody succeeds:
