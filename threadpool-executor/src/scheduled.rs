@@ -581,7 +581,7 @@ impl Default for ScheduledBuilder {
             continue_periodic: false,
             execute_delayed: true,
             remove_on_cancel: true,
-            wait: Wait::LeaderFollower,
+            wait: Wait::LeaderSuccessor,
             variant: ScheduledVariant::Fixed,
         }
     }
@@ -631,8 +631,9 @@ impl ScheduledBuilder {
         self
     }
 
-    /// How idle workers wait for the head (default: leader-follower; the
-    /// herd is T10's bug).
+    /// How idle workers wait for the head (default: leader-successor, one
+    /// wake-up per fired task; leader-follower is the JDK's, two; the herd
+    /// is T10's bug).
     pub fn queue_wait(mut self, wait: Wait) -> Self {
         self.wait = wait;
         self

@@ -152,7 +152,7 @@ pub(crate) fn offered<T: Delayed>(shared: &Shared<T>, state: &mut State<T>, at: 
         // wake one taker to lead.
         state.successor = state.leader.take();
         shared.notify_one();
-    } else if state.second_index() == Some(at) {
+    } else if at <= 2 && state.second_index() == Some(at) {
         // A new second: the successor's time is too late. Wake one taker to
         // time it, if somebody was timing the old one; if nobody was, the
         // leader's hand-on covers it, as before.
