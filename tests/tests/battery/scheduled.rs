@@ -201,8 +201,15 @@ fn gone(name: &str, threads: usize) -> bool {
     })
 }
 
-/// The scheduled pool as chapter 6 leaves it.
+/// The scheduled pool as chapter 6 leaves it: a leader and a timed
+/// successor, one step past the JDK.
 pub const FIXED: Sched = Sched {
+    wait: Wait::LeaderSuccessor,
+    remove_on_cancel: true,
+};
+
+/// The JDK's leader-follower wait: T10 fixed, two wake-ups per deadline.
+pub const LEADER_FOLLOWER: Sched = Sched {
     wait: Wait::LeaderFollower,
     remove_on_cancel: true,
 };

@@ -408,6 +408,11 @@ pub fn versions() -> Vec<Version> {
             LAZY_REMOVAL,
             |name| scheduled::start(name, LAZY_REMOVAL),
         ),
+        scheduled_row(
+            "threadpool-executor::scheduled, leader-follower",
+            scheduled::LEADER_FOLLOWER,
+            |name| scheduled::start(name, scheduled::LEADER_FOLLOWER),
+        ),
         scheduled_row("threadpool-executor::scheduled", scheduled::FIXED, |name| {
             scheduled::start(name, scheduled::FIXED)
         }),
@@ -454,7 +459,7 @@ const HERD: Sched = Sched {
 
 /// The scheduled pool whose cancel leaves the task queued (T14).
 const LAZY_REMOVAL: Sched = Sched {
-    wait: Wait::LeaderFollower,
+    wait: Wait::LeaderSuccessor,
     remove_on_cancel: false,
 };
 
