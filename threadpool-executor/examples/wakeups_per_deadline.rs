@@ -1,6 +1,7 @@
 //! T10 in numbers: wake-ups per fired deadline for 1, 2, 4 and 8 takers,
-//! the herd (herd.rs) beside leader-follower (delayed_queue.rs), measured
-//! the way tests/t10_thundering_herd.rs measures them.
+//! the herd (herd.rs) beside the JDK's leader-follower (delayed_queue.rs)
+//! and ours, leader-successor (successor.rs, the scheduled pool's default),
+//! measured the way tests/t10_thundering_herd.rs measures them.
 //!
 //! N taker threads loop on `take()` of one delayed queue. Once all of them
 //! wait, 24 items are offered, due 5 ms apart; when every item has been
@@ -108,11 +109,13 @@ fn measure(wait: Wait, takers: usize) -> Result<f64, Box<dyn Error>> {
 
 fn main() -> Result<(), Box<dyn Error>> {
     println!("wake-ups per fired deadline ({DEADLINES} deadlines {GAP_MS} ms apart)");
-    println!("takers   herd.rs   delayed_queue.rs (leader-follower)");
+    println!("takers   herd.rs   delayed_queue.rs        successor.rs");
+    println!("                  (leader-follower)  (leader-successor)");
     for takers in TAKERS {
         let herd = measure(Wait::Herd, takers)?;
         let leader = measure(Wait::LeaderFollower, takers)?;
-        println!("{takers:>6} {herd:>9.2} {leader:>18.2}");
+        let successor = measure(Wait::LeaderSuccessor, takers)?;
+        println!("{takers:>6} {herd:>9.2} {leader:>18.2} {successor:>19.2}");
     }
     Ok(())
 }
