@@ -218,9 +218,16 @@ fn far(name: &'static str, hours: u64) -> Arc<Item> {
 /// back, and whoever a notify reaches (a leader, a successor, a follower)
 /// must look again and act. Each taker takes until interrupted; the one
 /// whose take makes two interrupts all three.
+///
+/// Three takers and the offering thread are too many interleavings to
+/// explore without a bound (it ran for over 15 minutes): unless
+/// `LOOM_MAX_PREEMPTIONS` says otherwise, this model takes the CI's bound,
+/// 3 preemptions (about 13 s).
 #[test]
 fn t10_loom_two_due_items_three_takers_successor() {
-    loom::model(|| {
+    let mut model = loom::model::Builder::new();
+    model.preemption_bound = model.preemption_bound.or(Some(3));
+    model.check(|| {
         let queue: DelayedQueue<Item> = DelayedQueue::with_wait(Wait::LeaderSuccessor);
         let tokens: Vec<InterruptToken> = (0..3).map(|_| InterruptToken::new()).collect();
         let handles: Arc<Vec<InterruptHandle>> =
