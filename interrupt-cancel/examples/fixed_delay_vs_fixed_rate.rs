@@ -285,20 +285,7 @@ fn from_the_past(kind: Kind, name: &str) -> Result<String, Box<dyn Error>> {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let mut text_path = None;
-    let mut svg_path = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--text" => text_path = Some(args.next().ok_or("--text needs a path")?),
-            "--svg" => svg_path = Some(args.next().ok_or("--svg needs a path")?),
-            other => {
-                return Err(
-                    format!("unknown argument {other:?}; use --text PATH, --svg PATH").into(),
-                );
-            }
-        }
-    }
+    let outputs = kit::timeline::Outputs::from_args()?;
 
     // One run at a time, so that each has a core to itself.
     let runs = [
@@ -323,12 +310,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     text += &format!("{}\n", from_the_past(Kind::FixedDelay, "i5-past-delay")?);
     text += &format!("{}\n", from_the_past(Kind::FixedRate, "i5-past-rate")?);
 
-    match text_path {
-        Some(path) => std::fs::write(&path, &text).map_err(|e| format!("{path}: {e}"))?,
-        None => print!("{text}"),
-    }
-    if let Some(path) = svg_path {
-        std::fs::write(&path, chart.svg()).map_err(|e| format!("{path}: {e}"))?;
-    }
+    outputs.write(&text, || chart.svg())?;
     Ok(())
 }

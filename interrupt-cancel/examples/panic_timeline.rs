@@ -193,20 +193,7 @@ fn run<T: Version>(name: &str) -> Result<Run, Box<dyn Error>> {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let mut text_path = None;
-    let mut svg_path = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--text" => text_path = Some(args.next().ok_or("--text needs a path")?),
-            "--svg" => svg_path = Some(args.next().ok_or("--svg needs a path")?),
-            other => {
-                return Err(
-                    format!("unknown argument {other:?}; use --text PATH, --svg PATH").into(),
-                );
-            }
-        }
-    }
+    let outputs = kit::timeline::Outputs::from_args()?;
     // The panics are the point of the demo: say so once, not with a
     // message and a backtrace per panic.
     std::panic::set_hook(Box::new(|_| {}));
@@ -227,12 +214,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     for r in &runs {
         text += &format!("\n{}.rs:\n{}{}\n", r.lane.title, r.rec.log(), r.summary);
     }
-    match text_path {
-        Some(path) => std::fs::write(&path, &text).map_err(|e| format!("{path}: {e}"))?,
-        None => print!("{text}"),
-    }
-    if let Some(path) = svg_path {
-        std::fs::write(&path, chart.svg()).map_err(|e| format!("{path}: {e}"))?;
-    }
+    outputs.write(&text, || chart.svg())?;
     Ok(())
 }

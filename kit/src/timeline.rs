@@ -807,3 +807,77 @@ mod tests {
         );
     }
 }
+
+/// Where an example that draws a [`Chart`] writes it: `--text PATH` and
+/// `--svg PATH`, as `cargo xtask timelines` passes them. Without
+/// `--text`, the text goes to standard output.
+#[derive(Debug, Default)]
+pub struct Outputs {
+    text: Option<String>,
+    svg: Option<String>,
+}
+
+impl Outputs {
+    /// Reads `--text PATH` and `--svg PATH` from the command line.
+    ///
+    /// # Errors
+    /// An argument it does not know, or a flag without its path.
+    pub fn from_args() -> Result<Outputs, String> {
+        Outputs::parse(std::env::args().skip(1))
+    }
+
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Outputs, String> {
+        let mut outputs = Outputs::default();
+        while let Some(arg) = args.next() {
+            let slot = match arg.as_str() {
+                "--text" => &mut outputs.text,
+                "--svg" => &mut outputs.svg,
+                other => {
+                    return Err(format!(
+                        "unknown argument {other:?}; use --text PATH, --svg PATH"
+                    ));
+                }
+            };
+            *slot = Some(args.next().ok_or(format!("{arg} needs a path"))?);
+        }
+        Ok(outputs)
+    }
+
+    /// Writes `text` to the `--text` path (or prints it) and, if an
+    /// `--svg` path was given, the picture `svg` makes.
+    ///
+    /// # Errors
+    /// A file that cannot be written, named in the message.
+    pub fn write(&self, text: &str, svg: impl FnOnce() -> String) -> Result<(), String> {
+        match &self.text {
+            Some(path) => std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))?,
+            None => print!("{text}"),
+        }
+        if let Some(path) = &self.svg {
+            std::fs::write(path, svg()).map_err(|e| format!("{path}: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod outputs_tests {
+    use super::Outputs;
+
+    fn parse(args: &[&str]) -> Result<Outputs, String> {
+        Outputs::parse(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn reads_both_paths_in_any_order() {
+        let o = parse(&["--svg", "a.svg", "--text", "a.txt"]).unwrap();
+        assert_eq!(o.text.as_deref(), Some("a.txt"));
+        assert_eq!(o.svg.as_deref(), Some("a.svg"));
+    }
+
+    #[test]
+    fn refuses_an_unknown_argument_and_a_missing_path() {
+        assert!(parse(&["--png", "x"]).unwrap_err().contains("--png"));
+        assert_eq!(parse(&["--svg"]).unwrap_err(), "--svg needs a path");
+    }
+}

@@ -48,20 +48,7 @@ fn two_tasks(
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let mut svg_path = None;
-    let mut text_path = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--svg" => svg_path = Some(args.next().ok_or("--svg needs a path")?),
-            "--text" => text_path = Some(args.next().ok_or("--text needs a path")?),
-            other => {
-                return Err(
-                    format!("unknown argument {other:?}; use --svg PATH, --text PATH").into(),
-                );
-            }
-        }
-    }
+    let outputs = kit::timeline::Outputs::from_args()?;
 
     let naive_lane = {
         let (name, rec) = ("naive-timer", Recorder::new());
@@ -89,11 +76,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     let chart = Chart::in_story_seconds(second(), vec![naive_lane, sleep_lane]);
     let text = chart.text();
     print!("{text}");
-    if let Some(path) = text_path {
-        std::fs::write(path, &text)?;
-    }
-    if let Some(path) = svg_path {
-        std::fs::write(path, chart.svg())?;
-    }
+    outputs.write(&text, || chart.svg())?;
     Ok(())
 }

@@ -324,20 +324,7 @@ fn run(wait: Wait, title: &str, prefix: &str) -> Result<Run, Box<dyn Error>> {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let mut text_path = None;
-    let mut svg_path = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--text" => text_path = Some(args.next().ok_or("--text needs a path")?),
-            "--svg" => svg_path = Some(args.next().ok_or("--svg needs a path")?),
-            other => {
-                return Err(
-                    format!("unknown argument {other:?}; use --text PATH, --svg PATH").into(),
-                );
-            }
-        }
-    }
+    let outputs = kit::timeline::Outputs::from_args()?;
     if SYS_FUTEX.is_none() {
         eprintln!("note: timed and untimed waits cannot be told apart on this machine");
     }
@@ -363,12 +350,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     for r in &runs {
         text += &format!("{}\n", r.summary);
     }
-    match text_path {
-        Some(path) => std::fs::write(&path, &text).map_err(|e| format!("{path}: {e}"))?,
-        None => print!("{text}"),
-    }
-    if let Some(path) = svg_path {
-        std::fs::write(&path, chart.svg()).map_err(|e| format!("{path}: {e}"))?;
-    }
+    outputs.write(&text, || chart.svg())?;
     Ok(())
 }
