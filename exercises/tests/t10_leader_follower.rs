@@ -113,14 +113,7 @@ impl Crew {
 
     /// Waits, at most 2 s, until `done` holds.
     fn until(&self, done: impl Fn(&DelayedQueue<Item>) -> bool) -> bool {
-        let deadline = Instant::now() + ms(2000);
-        while !done(&self.queue) {
-            if Instant::now() > deadline {
-                return false;
-            }
-            thread::sleep(Duration::from_millis(1));
-        }
-        true
+        kit::eventually(ms(2000), || done(&self.queue))
     }
 
     /// Waits until `n` takers wait: the crew is idle.

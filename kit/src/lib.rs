@@ -15,6 +15,7 @@
 //! - [`threads`]: unique thread names, and "this thread is gone".
 //! - [`timeline`]: a thread's states over a real run (waiting, busy, running
 //!   a task), sampled from its CPU clock and drawn as text or SVG.
+//! - [`wait`]: "eventually, within": a condition polled up to a deadline.
 
 pub mod cpu;
 pub mod pause;
@@ -22,7 +23,9 @@ pub mod recorder;
 pub mod scale;
 pub mod threads;
 pub mod timeline;
+pub mod wait;
 
 pub use pause::pause_point;
 pub use recorder::Recorder;
 pub use scale::ms;
+pub use wait::eventually;

@@ -108,7 +108,7 @@ pub fn wakeups_per_deadline(version: &Version) -> Outcome {
     let pool = build(&name, sched, HERD_WORKERS);
     let rec = Recorder::new();
     // Every worker idle before the first deadline is queued.
-    let idle = wait_for(|| pool.queue().waiting() == HERD_WORKERS, ms(2000));
+    let idle = kit::eventually(ms(2000), || pool.queue().waiting() == HERD_WORKERS);
     let before = pool.queue().wakeups();
     for i in 0..DEADLINES {
         let r = rec.clone();
@@ -175,18 +175,6 @@ fn not_scheduled() -> Outcome {
         detail: "not a scheduled pool".to_owned(),
         joined: true,
     }
-}
-
-/// Polls `condition` every millisecond until it holds or `within` passes.
-fn wait_for(condition: impl Fn() -> bool, within: Duration) -> bool {
-    let deadline = std::time::Instant::now() + within;
-    while !condition() {
-        if std::time::Instant::now() >= deadline {
-            return false;
-        }
-        thread::sleep(Duration::from_millis(1));
-    }
-    true
 }
 
 /// Whether every thread of a pool of `threads`, named as [`build`] names

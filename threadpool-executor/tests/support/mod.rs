@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use kit::ms;
 use parking_lot::{Condvar, Mutex};
@@ -75,20 +75,9 @@ pub fn threads(prefix: &str) -> NamedThreads {
     NamedThreads::with_prefix(prefix)
 }
 
-/// Polls `condition` every millisecond until it holds or `within` has
-/// passed; returns whether it held.
-pub fn eventually(within: Duration, mut condition: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + within;
-    loop {
-        if condition() {
-            return true;
-        }
-        if Instant::now() >= deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-}
+// Not every test file waits on a condition.
+#[allow(unused_imports)]
+pub use kit::eventually;
 
 /// The name of the calling thread.
 pub fn me() -> String {
