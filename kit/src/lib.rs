@@ -8,6 +8,7 @@
 //!   empty function unless the `pause-points` feature is on, which only test,
 //!   example and bench builds turn on.
 //! - [`cpu`]: the CPU time of one thread, read from Linux's per-thread clock.
+//! - [`gate`]: a gate tasks wait at until the test opens it.
 //! - [`recorder`]: who did what, and when, relative to a start instant; with
 //!   "eventually within" and "still not after" waits built on those events.
 //! - [`scale`]: one delay factor, read from `KIT_TIME_SCALE`, that stretches
@@ -18,6 +19,7 @@
 //! - [`wait`]: "eventually, within": a condition polled up to a deadline.
 
 pub mod cpu;
+pub mod gate;
 pub mod pause;
 pub mod recorder;
 pub mod scale;

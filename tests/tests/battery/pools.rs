@@ -156,29 +156,17 @@ pub fn long_task_delays_others(version: &PoolVersion) -> Outcome {
 pub fn burst_grows_the_pool(version: &PoolVersion) -> Outcome {
     let prefix = format!("{}-", unique_name("pm-t2"));
     let pool = build(version, &prefix, CORE, MAXIMUM);
-    let gate = Arc::new((parking_lot::Mutex::new(false), parking_lot::Condvar::new()));
+    let gate = kit::gate::Gate::new();
     let mut refused = 0;
     for _ in 0..8 {
-        let gate = Arc::clone(&gate);
-        let task: Task = Box::new(move || {
-            let (open, opened) = &*gate;
-            let mut open = open.lock();
-            while !*open {
-                if opened.wait_for(&mut open, ms(5000)).timed_out() {
-                    break;
-                }
-            }
-        });
+        let waiter = gate.waiter();
+        let task: Task = Box::new(move || waiter.wait());
         if pool.execute_task(task).is_err() {
             refused += 1;
         }
     }
     let largest = pool.largest_pool_size();
-    {
-        let (open, opened) = &*gate;
-        *open.lock() = true;
-        opened.notify_all();
-    }
+    gate.open();
     let verdict = if largest == MAXIMUM {
         Verdict::Ok
     } else if largest == CORE {
