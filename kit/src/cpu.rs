@@ -160,9 +160,13 @@ impl CpuShare {
         self.demand() >= 0.8
     }
 
-    /// Whether the thread used, and asked for, under 5% of the window.
+    /// Whether the thread used under 5% of the window and asked for well
+    /// under half of it. Demand is bounded loosely, not at 5%: on a loaded
+    /// machine a thread that wakes once (to start, say) can wait tens of
+    /// milliseconds for a core without using any; a busy loop still asks
+    /// for nearly all of the window, so it can never pass as idle.
     pub fn is_idle(&self) -> bool {
-        self.demand() < 0.05
+        self.fraction() < 0.05 && self.demand() < 0.4
     }
 }
 

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::thread;
 
+use kit::gate::Gate;
 use kit::pause::Pause;
 use kit::threads::{gone_within, unique_name};
 use kit::{Recorder, ms};
@@ -192,9 +193,16 @@ pub fn panics_kill_every_worker(version: &PoolVersion) -> Outcome {
     let pool = build(version, &prefix, CORE, CORE);
     let ran = Arc::new(AtomicUsize::new(0));
     let rec = Recorder::new();
-    // Both workers start on a panicking task, then the others queue.
+    // Both workers start on a task that panics once the gate opens; the
+    // gate holds them until the others are queued, so no `execute` can
+    // see a worker already gone and start a fresh one for its task.
+    let gate = Gate::new();
     for _ in 0..CORE {
-        let _ = pool.execute(super::scenarios::deliberate_panic);
+        let held = gate.waiter();
+        let _ = pool.execute(move || {
+            held.wait();
+            super::scenarios::deliberate_panic();
+        });
     }
     for _ in 0..QUEUED {
         let (ran, r) = (Arc::clone(&ran), rec.clone());
@@ -203,6 +211,7 @@ pub fn panics_kill_every_worker(version: &PoolVersion) -> Outcome {
             r.record("ran");
         });
     }
+    gate.open();
     let _ = rec.wait_until_count("ran", QUEUED, ms(300));
     let ran = ran.load(SeqCst);
     let verdict = match ran {
