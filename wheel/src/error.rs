@@ -18,6 +18,15 @@ pub enum ConfigError {
     ZeroSlots,
     /// Slots that hold no task at all.
     ZeroCapacity,
+    /// More cells (slots × capacity) than the wheel will allocate.
+    TooLarge {
+        /// The slots asked for.
+        slots: usize,
+        /// The tasks a slot holds, as asked for.
+        capacity: usize,
+        /// The most cells the wheel allocates.
+        max: usize,
+    },
     /// The thread the wheel needs could not be started.
     Spawn(String),
 }
@@ -28,6 +37,14 @@ impl fmt::Display for ConfigError {
             ConfigError::ZeroTick => write!(f, "the tick must be longer than zero"),
             ConfigError::ZeroSlots => write!(f, "a wheel needs at least one slot"),
             ConfigError::ZeroCapacity => write!(f, "a slot must hold at least one task"),
+            ConfigError::TooLarge {
+                slots,
+                capacity,
+                max,
+            } => write!(
+                f,
+                "{slots} slots of {capacity} tasks is more than the {max} cells a wheel allocates"
+            ),
             ConfigError::Spawn(why) => write!(f, "could not start the ticker thread: {why}"),
         }
     }

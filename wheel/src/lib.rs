@@ -10,10 +10,23 @@
 //!    that comes due (stage 6's pool, or the ticker itself).
 //! 2. [`error`]: what a wheel refuses with; a refused task always comes
 //!    back to its caller.
+//! 3. [`lockfree`]: the CAS hashed wheel timer post's wheel, lock-free
+//!    and O(1) to add to (W1), with its races: the cursor moves under an
+//!    adder (W2), long delays wrap round and short ones are truncated
+//!    (W3), a full slot refuses (W4), a task published with Relaxed
+//!    ordering (W5), and a ticker that spins on an adder (W9). Its tasks
+//!    live in `table.rs`; `sync.rs` lets loom check it.
+//! 4. [`returns_false`]: the post's `add` that answers `false` and drops
+//!    the task (W4).
 
 pub mod job;
 
 pub mod error;
+
+pub mod lockfree;
+pub mod returns_false;
+mod sync;
+mod table;
 
 pub use error::{ConfigError, Reason, Refused};
 pub use job::{Executor, Job, OnTicker};
