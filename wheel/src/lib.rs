@@ -28,5 +28,7 @@ pub mod returns_false;
 mod sync;
 mod table;
 
+pub mod levels;
+
 pub use error::{ConfigError, Reason, Refused};
 pub use job::{Executor, Job, OnTicker};
