@@ -18,6 +18,11 @@
 //!    live in `table.rs`; `sync.rs` lets loom check it.
 //! 4. [`returns_false`]: the post's `add` that answers `false` and drops
 //!    the task (W4).
+//! 5. [`hashed_core`]: the fixed hashed wheel with no thread and no clock:
+//!    deadlines rounded up to ticks (W6: late by at most a tick, never
+//!    early), remaining rounds for long delays, O(1) cancel by key.
+//! 6. [`hashed`]: the core run by a ticker thread that alone owns it; new
+//!    timers and cancels reach it through MPSC queues (W7).
 
 pub mod job;
 
@@ -29,6 +34,9 @@ mod sync;
 mod table;
 
 pub mod levels;
+
+pub mod hashed;
+pub mod hashed_core;
 
 pub use error::{ConfigError, Reason, Refused};
 pub use job::{Executor, Job, OnTicker};
