@@ -23,6 +23,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
+use wheel::hashed::{HashedConfig, HashedWheel, SEND_WINDOW};
 use wheel::lockfree::{LockFreeConfig, LockFreeWheel};
 use wheel::{Job, OnTicker};
 
@@ -111,6 +112,27 @@ fn on_lockfree() -> Run {
     run
 }
 
+/// The same hold on the hashed wheel, for as many ticks.
+fn on_hashed() -> Run {
+    let name = unique_name("w2-h");
+    let config = HashedConfig {
+        tick: ms(TICK_MS),
+        slots: SLOTS,
+    };
+    let wheel = HashedWheel::start(config, Arc::new(OnTicker), &name).unwrap();
+    let run = race(
+        SEND_WINDOW,
+        |delay, job| drop(wheel.schedule(delay, job).unwrap()),
+        || {
+            let k = wheel.ticks();
+            let passed = kit::eventually(ms(2000), || wheel.ticks() > k + DELAY_TICKS);
+            assert!(passed, "the ticker did not move");
+        },
+    );
+    assert!(wheel.stop().is_empty());
+    run
+}
+
 /// The correctness check.
 fn assert_fires_within_a_tick(run: &Run, wheel: &str) {
     let from = run.due.max(run.released);
@@ -162,4 +184,17 @@ fn w2_cursor_race_reproduces() {
 #[ignore = "W2 cursor_race: shows the bug in lockfree.rs"]
 fn w2_cursor_race_on_lockfree() {
     assert_fires_within_a_tick(&on_lockfree(), "lockfree.rs");
+}
+
+#[test]
+fn w2_cursor_race_fixed() {
+    let run = on_hashed();
+    assert_fires_within_a_tick(&run, "hashed.rs");
+    let ran = run.ran.unwrap();
+    println!(
+        "W2 fixed: task due at {} ms, adder let go at {} ms, ran at {} ms",
+        in_ms(run.due),
+        in_ms(run.released),
+        in_ms(ran)
+    );
 }
