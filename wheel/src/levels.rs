@@ -183,7 +183,7 @@ impl<T> Levels<T> {
         key
     }
 
-    // ANCHOR: level_for
+    // ANCHOR: insert
     /// Files entry `index`, due at `deadline`, in the slot where it belongs
     /// as seen from now.
     fn place(&mut self, index: usize, deadline: u64) {
@@ -200,7 +200,7 @@ impl<T> Levels<T> {
         list.push(index);
         self.occupied[level] |= 1 << (slot % SLOTS);
     }
-    // ANCHOR_END: level_for
+    // ANCHOR_END: insert
 
     /// Takes the timer `key` names out, if it still waits; one step.
     /// Returns `None` for a timer that fired or was cancelled already.
@@ -341,6 +341,7 @@ impl<T> Levels<T> {
     }
 }
 
+// ANCHOR: level_for
 /// The level a timer due at `deadline` belongs to, seen from `now`: the
 /// level of the highest bit in which the two tick numbers differ.
 fn level_for(now: u64, deadline: u64) -> usize {
@@ -357,6 +358,7 @@ fn level_for(now: u64, deadline: u64) -> usize {
 fn slot_for(deadline: u64, level: usize) -> usize {
     ((deadline >> (level as u32 * SLOT_BITS)) % SLOTS as u64) as usize
 }
+// ANCHOR_END: level_for
 
 #[cfg(test)]
 mod tests {

@@ -23,6 +23,13 @@
 //!    early), remaining rounds for long delays, O(1) cancel by key.
 //! 6. [`hashed`]: the core run by a ticker thread that alone owns it; new
 //!    timers and cancels reach it through MPSC queues (W7).
+//! 7. [`levels`]: the hierarchical wheel with no thread and no clock: six
+//!    levels of 64 slots (tokio's, Kafka's and Linux's layout), the level
+//!    picked from the highest bit where deadline and now differ, the next
+//!    occupied slot found by `trailing_zeros`, far timers cascading down
+//!    once per level (W7, W8: one step per insert at any size).
+//! 8. [`hierarchical`]: the levels run by a ticker that sleeps until the
+//!    next occupied slot: an idle wheel does not wake at all (W7).
 
 pub mod job;
 
@@ -33,6 +40,7 @@ pub mod returns_false;
 mod sync;
 mod table;
 
+pub mod hierarchical;
 pub mod levels;
 
 pub mod hashed;
