@@ -21,8 +21,8 @@
 //! - W3 `wraparound_fires_early`: `delay / tick` is truncated, and taken
 //!   modulo the ring: a delay of 1.9 ticks fires up to a tick early, and a
 //!   delay longer than a revolution fires a revolution (or more) early.
-//!   Nothing in this wheel counts rounds; the hashed wheel (`hashed.rs`)
-//!   does.
+//!   Nothing in this wheel counts rounds; the hashed wheel
+//!   ([`crate::hashed`]) does.
 //! - W4 `slot_overflow`: a full slot refuses the task. The post returns
 //!   `false` (see [`crate::returns_false`]); here the task comes back in
 //!   the `Err`.
@@ -203,6 +203,10 @@ impl Ring {
         // The ticker counts this cell as claimed from here on, and will
         // spin until it holds a task (W9).
         kit::pause_point("wheel::lockfree: index claimed, task not yet stored");
+        // The entry is filled after the claim, as the post stores its task
+        // after its getAndIncrement: a full slot leaves nothing to undo,
+        // and the count's SeqCst, which comes before these writes, cannot
+        // publish them. Only the cell's own store can (W5).
         let index = self
             .table
             .take_free()

@@ -148,12 +148,14 @@ fn assert_fires_within_a_tick(run: &Run, wheel: &str) {
     assert!(
         ran <= bound,
         "W2 cursor_race: on {wheel}, the task due at {} ms, whose adder was let go at {} ms, \
-         ran at {} ms: {} ms late, where one tick ({TICK_MS} ms) + {SLACK_MS} ms was expected; \
+         ran at {} ms: {} ms late, where one tick ({} ms) + {} ms was expected; \
          the ticker had passed its slot, and a revolution is {} ms\n{}",
         in_ms(run.due),
         in_ms(run.released),
         in_ms(ran),
         in_ms(ran - from),
+        in_ms(ms(TICK_MS)),
+        in_ms(ms(SLACK_MS)),
         in_ms(revolution()),
         run.rec.log()
     );

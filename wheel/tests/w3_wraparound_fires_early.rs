@@ -202,8 +202,10 @@ fn w3_wraparound_fires_early_reproduces_by_truncation() {
         run.rec.log()
     );
     println!(
-        "W3 reproduced (truncation): a delay of {SHORT_MS} ms (1.9 ticks of {COARSE_TICK_MS} ms): \
-         due at {} ms, ran at {} ms, {} ms early",
+        "W3 reproduced (truncation): a delay of {} ms (1.9 ticks of {} ms): due at {} ms, ran at \
+         {} ms, {} ms early",
+        in_ms(ms(SHORT_MS)),
+        in_ms(ms(COARSE_TICK_MS)),
         in_ms(due),
         in_ms(ran),
         in_ms(due - ran)

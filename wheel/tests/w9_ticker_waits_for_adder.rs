@@ -155,13 +155,14 @@ fn assert_other_slot_on_time(run: &Run, what: &str) {
         Some(ran) if ran <= bound => {}
         ran => panic!(
             "W9 ticker_waits_for_adder: on {what}, the task due at {} ms in another slot ran at \
-             {} ({} ms late), where at most two ticks ({} ms) + {SLACK_MS} ms was expected: an \
+             {} ({} ms late), where at most two ticks ({} ms) + {} ms was expected: an \
              adder was held between claiming its cell and storing its task, from before the due \
              time until {} ms, and the ticker used {} waiting for it\n{}",
             in_ms(run.other_due),
             ran.map_or("never".to_owned(), |r| format!("{} ms", in_ms(r))),
             ran.map_or("-".to_owned(), |r| late(r).to_string()),
-            2 * TICK_MS,
+            in_ms(ms(2 * TICK_MS)),
+            in_ms(ms(SLACK_MS)),
             in_ms(run.released),
             run.share,
             run.rec.log()
