@@ -14,8 +14,9 @@
 //!    and O(1) to add to (W1), with its races: the cursor moves under an
 //!    adder (W2), long delays wrap round and short ones are truncated
 //!    (W3), a full slot refuses (W4), a task published with Relaxed
-//!    ordering (W5), and a ticker that spins on an adder (W9). Its tasks
-//!    live in `table.rs`; `sync.rs` lets loom check it.
+//!    ordering (W5), and a ticker that spins on an adder (W9). Its slots
+//!    are a [`ring`] of counts and atomic cells, where W5 and W9 live; its
+//!    tasks live in `table.rs`; `sync.rs` lets loom check the ring.
 //! 4. [`returns_false`]: the post's `add` that answers `false` and drops
 //!    the task (W4).
 //! 5. [`hashed_core`]: the fixed hashed wheel with no thread and no clock:
@@ -37,6 +38,7 @@ pub mod error;
 
 pub mod lockfree;
 pub mod returns_false;
+pub mod ring;
 mod sync;
 mod table;
 

@@ -2,7 +2,7 @@
 //! `Mutex` normally, loom's under `--cfg loom`, so the loom models of W5
 //! (tests/loom_publication*.rs) check the very ring that ships.
 //!
-//! What loom sees: the ring's core, `lockfree::Ring`: each slot's
+//! What loom sees: the ring's core, [`crate::ring::Ring`]: each slot's
 //! count and cells, and the task table's `due` words and job locks. What it
 //! does not: the cursor, the ticker thread and its clock, the statistics,
 //! and the table's free list (a crossbeam channel). The models drive the

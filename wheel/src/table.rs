@@ -9,7 +9,7 @@
 //! the post's question, and stays real: the ticker reads the index from the
 //! cell and then reads the entry the index points to. What orders the
 //! adder's writes to the entry before the ticker's reads? Only the
-//! ordering of the cell's store and load (W5, in [`crate::lockfree`]).
+//! ordering of the cell's store and load (W5, in [`crate::ring`]).
 //!
 //! An entry holds the task's `due` instant in a word of its own, read by
 //! the ticker *before* it locks the job (it wants to know how early or

@@ -28,7 +28,7 @@
 
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
-use wheel::lockfree::{Publish, Ring};
+use wheel::ring::{Publish, Ring};
 
 /// The `due` each adder writes: anything but the table's initial 0.
 const DUE: u64 = 42;

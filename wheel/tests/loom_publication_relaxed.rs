@@ -1,4 +1,4 @@
-//! loom finds W5 `publication_race` in lockfree.rs when the cells publish
+//! loom finds W5 `publication_race` in ring.rs when the cells publish
 //! with Relaxed ordering (`Publish::Relaxed`): the model of
 //! tests/loom_publication.rs, one adder and one drain, on that ring.
 //!
@@ -24,12 +24,12 @@
 
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
-use wheel::lockfree::{Publish, Ring};
+use wheel::ring::{Publish, Ring};
 
 const DUE: u64 = 42;
 
 #[test]
-#[ignore = "W5 publication_race: loom finds it in lockfree.rs"]
+#[ignore = "W5 publication_race: loom finds it in ring.rs"]
 fn w5_loom_drain_reads_what_the_adder_wrote_on_relaxed() {
     loom::model(|| {
         let ring = Arc::new(Ring::new(2, 1, Publish::Relaxed).unwrap());

@@ -11,9 +11,10 @@
 //! task not stored, in the slot the ticker reaches next. Another task is
 //! added three ticks out, in a later slot.
 //!
-//! - lockfree.rs: the ticker reaches the held adder's slot and spins: the
-//!   test measures its CPU over 200 ms (near a whole core), and the other
-//!   task runs only after the adder is let go, as late as the hold.
+//! - lockfree.rs (the drain loop of ring.rs): the ticker reaches the held
+//!   adder's slot and spins: the test measures its CPU over 200 ms (near
+//!   a whole core), and the other task runs only after the adder is let
+//!   go, as late as the hold.
 //! - hashed.rs, the fix: the adder is held at the same moment (deadline
 //!   computed, not yet sent); the ticker knows nothing of it, sleeps
 //!   between ticks, and runs the other task on time.
@@ -36,7 +37,7 @@ use kit::scale::in_ms;
 use kit::threads::unique_name;
 use kit::{Recorder, ms};
 
-const LOCKFREE_WINDOW: &str = "wheel::lockfree: index claimed, task not yet stored";
+const LOCKFREE_WINDOW: &str = "wheel::ring: index claimed, task not yet stored";
 const TICK_MS: u64 = 10;
 const SLOTS: usize = 32;
 /// The other task's delay: three ticks, a later slot than the held one.
