@@ -6,11 +6,11 @@
 //! (W1): slot = (cursor + delay / tick) mod slots, and no lock.
 //!
 //! The slots themselves, each a count and an array of atomic cells, with
-//! the post's claim, store and drain loop, are the ring
-//! (`ring.rs`); this file is the wheel around it: the cursor, the
-//! slot formula, the ticker thread and the executor.
+//! the post's claim, store and drain loop, are the ring (`ring.rs`); this
+//! file is the wheel around it: the cursor, the slot formula, the ticker
+//! thread and the executor.
 //!
-//! The post's own doubts, and the ones it does not voice, all live here:
+//! The post's own doubts, and the ones it does not voice:
 //!
 //! - W2 `cursor_race`: `add` reads the cursor, computes a slot, and only
 //!   then claims a cell in it. If the ticker passes that slot in between,
@@ -203,8 +203,8 @@ impl LockFreeWheel {
     /// executor at once.
     ///
     /// # Errors
-    /// [`Reason::SlotFull`](crate::Reason::SlotFull) if the slot is full; the job comes back in the
-    /// [`Refused`] (W4).
+    /// [`Reason::SlotFull`](crate::Reason::SlotFull) if the slot is full;
+    /// the job comes back in the [`Refused`] (W4).
     // ANCHOR: add
     pub fn add(&self, delay: Duration, job: impl FnOnce() + Send + 'static) -> Result<(), Refused> {
         let shared = &*self.shared;
