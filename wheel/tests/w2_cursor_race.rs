@@ -139,7 +139,8 @@ fn assert_fires_within_a_tick(run: &Run, wheel: &str) {
     let bound = from + ms(TICK_MS + SLACK_MS);
     let Some(ran) = run.ran else {
         panic!(
-            "W2 cursor_race: on {wheel}, the task due at {} ms (adder let go at {} ms) never ran\n{}",
+            "W2 cursor_race: on {wheel}, the task due at {} ms (adder let go at {} ms) never \
+             ran\n{}",
             in_ms(run.due),
             in_ms(run.released),
             run.rec.log()

@@ -142,7 +142,8 @@ fn assert_never_early(run: &Run, what: &str) {
     for (i, (due, ran)) in run.tasks.iter().enumerate() {
         assert!(
             ran >= due,
-            "W3 wraparound_fires_early: on {what}, task {i} due at {} ms ran at {} ms, {} ms early\n{}",
+            "W3 wraparound_fires_early: on {what}, task {i} due at {} ms ran at {} ms, {} ms \
+             early\n{}",
             in_ms(*due),
             in_ms(*ran),
             in_ms(*due - *ran),
