@@ -17,7 +17,7 @@
 //!   written into a plain array cell. Here the cell's store and load take
 //!   their ordering from [`Publish`]. With `Relaxed`, the ticker can read
 //!   the index and then the entry as it was before the adder wrote it: a
-//!   stale `due` (loom finds it: tests/loom_publication_relaxed.rs).
+//!   stale `due` (loom finds it: tests/w5_publication_race.rs).
 //!   `Release`/`Acquire` fixes it.
 //! - W9 `ticker_waits_for_adder`: the drain loop cannot finish while a
 //!   claimed cell is still empty, so an adder stopped between its

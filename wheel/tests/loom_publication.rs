@@ -18,7 +18,7 @@
 //! more rounds than two, or the cursor and the ticker thread
 //! (W2 and W9 are timing bugs, shown by the pause-point tests; loom has no
 //! clock). The same model with Relaxed publication fails:
-//! tests/loom_publication_relaxed.rs.
+//! tests/w5_publication_race.rs.
 //!
 //! ```text
 //! RUSTFLAGS="--cfg loom" cargo test -p wheel --release --target-dir target/loom \

@@ -36,13 +36,23 @@ impl Package {
             .any(|t| t.name == name && t.kinds.iter().any(|k| k == kind))
     }
 
-    /// The names of its integration tests that start with `loom_`.
+    /// The names of its integration tests that are loom models: those named
+    /// `loom_*`, and a bug's own test file (`w5_publication_race.rs`) when
+    /// loom is the only way to show that bug, so the whole file is
+    /// `#![cfg(loom)]`.
     pub fn loom_tests(&self) -> Vec<String> {
         self.targets
             .iter()
-            .filter(|t| t.name.starts_with("loom_") && t.kinds.iter().any(|k| k == "test"))
+            .filter(|t| t.kinds.iter().any(|k| k == "test"))
+            .filter(|t| t.name.starts_with("loom_") || self.loom_only(&t.name))
             .map(|t| t.name.clone())
             .collect()
+    }
+
+    /// True if `tests/<name>.rs` compiles only under `--cfg loom`.
+    fn loom_only(&self, name: &str) -> bool {
+        std::fs::read_to_string(self.dir.join("tests").join(format!("{name}.rs")))
+            .is_ok_and(|text| text.lines().any(|l| l.trim() == "#![cfg(loom)]"))
     }
 }
 
