@@ -67,7 +67,8 @@ impl Default for HashedConfig {
 
 /// The most new timers the ticker files in one tick, as Netty's: an adder
 /// that schedules in a tight loop cannot keep the ticker filing forever
-/// while the due tasks wait. The rest wait in the queue for the next tick.
+/// while the due tasks wait. The rest wait in the queue for the next tick
+/// (and so, under such a flood, may fire more than a tick late).
 pub const MAX_FILED_PER_TICK: usize = 100_000;
 
 /// The pause point in [`Scheduler::schedule`]: the deadline is computed,
@@ -230,15 +231,21 @@ impl HashedWheel {
     }
 
     /// How many ticks the ticker has processed: one wake-up each, whether
-    /// or not anything was due. The idle cost of a ticking wheel.
+    /// or not anything was due. The idle cost of a ticking wheel. See
+    /// [`Scheduler::ticks`].
     pub fn ticks(&self) -> u64 {
-        // ORDERING: a statistic; it orders nothing else.
-        self.scheduler.shared.ticks.load(Ordering::Relaxed)
+        self.scheduler.ticks()
     }
 
     /// The length of one tick.
     pub fn tick(&self) -> Duration {
         self.scheduler.shared.tick
+    }
+
+    /// The instant the wheel started: tick `k` is at `started_at() + k *
+    /// tick()`, and a deadline is counted from here.
+    pub fn started_at(&self) -> Instant {
+        self.scheduler.shared.start
     }
 
     /// Stops the ticker, joins it, and hands back every task not yet run
@@ -283,10 +290,10 @@ impl Scheduler {
     /// files it at its next tick.
     ///
     /// # Errors
-    /// [`Reason::BeyondRange`] for a delay whose tick count overflows a
-    /// `u64` (`Duration::MAX` on any tick up to a second);
-    /// [`Reason::Stopped`] once the wheel has stopped. The task comes back
-    /// in the [`Refused`].
+    /// [`Reason::BeyondRange`] for a delay whose deadline overflows a
+    /// `Duration` or whose tick count overflows a `u64` (`Duration::MAX`
+    /// always does); [`Reason::Stopped`] once the wheel has stopped. The
+    /// task comes back in the [`Refused`].
     // ANCHOR: schedule
     pub fn schedule(&self, delay: Duration, job: Job) -> Result<Handle, Refused> {
         let shared = &*self.shared;
@@ -308,6 +315,7 @@ impl Scheduler {
             state: AtomicU8::new(PENDING),
             key: OnceLock::new(),
         });
+        // ANCHOR: send
         let stopped = shared.stopped.read();
         if *stopped {
             return Err(Refused::new(Reason::Stopped, job));
@@ -322,12 +330,22 @@ impl Scheduler {
             return Err(Refused::new(Reason::Stopped, timer.job));
         }
         drop(stopped);
+        // ANCHOR_END: send
         Ok(Handle {
             state,
             cancels: self.cancels.clone(),
         })
     }
     // ANCHOR_END: schedule
+
+    /// How many ticks the ticker has processed, which is also the number of
+    /// the last tick it processed (the first is tick 1, at one tick after
+    /// the start). A task run on the ticker ([`OnTicker`](crate::OnTicker))
+    /// that reads this learns the tick that fired it.
+    pub fn ticks(&self) -> u64 {
+        // ORDERING: a statistic; the ticker's own reads see its own writes.
+        self.shared.ticks.load(Ordering::Relaxed)
+    }
 
     /// The longest delay the wheel takes now: `u64::MAX` ticks from its
     /// start, less the time since (or `Duration::MAX`, if that is longer).

@@ -264,6 +264,7 @@ impl<T> HashedCore<T> {
         list.retain(|&index| {
             let slot = &mut slab[index];
             let entry = slot.entry.as_mut().expect("a filed entry is live");
+            // ANCHOR: rounds
             if entry.rounds > 0 {
                 // Not this revolution: the cursor will be back in `slots`
                 // ticks. Without this count the entry would fire now,
@@ -273,6 +274,7 @@ impl<T> HashedCore<T> {
                 kept += 1;
                 return true;
             }
+            // ANCHOR_END: rounds
             // Never early: rounds and bucket were computed from `due`,
             // so the last visit is the due tick itself.
             debug_assert_eq!(entry.due, now, "an entry fired at the wrong tick");

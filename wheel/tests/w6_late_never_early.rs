@@ -10,9 +10,13 @@
 //! task fires up to a tick early.
 //!
 //! - `w6_late_never_early`: 50 delays spread over three revolutions of a
-//!   real wheel (10 ms tick, 8 slots), on and off the tick grid; each task
-//!   notes when it ran. None ran before its delay; none later than its
-//!   delay plus one tick plus a little for the ticker to be scheduled.
+//!   real wheel (10 ms tick, 8 slots), on and off the tick grid. Each task
+//!   runs on the ticker and notes the time and the tick that fired it.
+//!   Lateness has two parts, and the test tells them apart: the wheel's
+//!   (the task's tick comes after its deadline: under one tick, checked
+//!   exactly against the tick grid) and the OS's (the ticker wakes after
+//!   its tick's instant: reported, and held to a bound no passing run
+//!   reaches). None ran before its delay, by the wall clock.
 //! - `w6_late_never_early_rounds_up`: the rounding itself, exact, on the
 //!   core with no clock: the due tick of a deadline, and the tick the core
 //!   fires it at.
@@ -25,11 +29,15 @@ use wheel::OnTicker;
 use wheel::hashed::{HashedConfig, HashedWheel};
 use wheel::hashed_core::{HashedCore, ticks_for};
 
+use kit::scale::in_ms;
+
 const SLOTS: usize = 8;
 const TASKS: usize = 50;
-/// What the ticker may take, beyond the one tick, to wake and run the task
-/// on a busy machine.
-const SLACK_MS: u64 = 15;
+/// How long after its tick's instant the ticker may run a task: the OS's
+/// part of the lateness, not the wheel's. A quiet run stays under a
+/// millisecond; a loaded VM has been seen to hold the ticker back 90 ms.
+/// An upper bound no passing run reaches, as the book's tests use.
+const OS_BOUND_MS: u64 = 250;
 
 fn tick() -> Duration {
     kit::ms(10)
@@ -64,27 +72,32 @@ fn w6_late_never_early() {
         &name,
     )
     .unwrap();
-    let ran: Arc<Mutex<Vec<Option<Instant>>>> = Arc::new(Mutex::new(vec![None; TASKS]));
+    let start = wheel.started_at();
+    // Each task's (wall time, tick) when it ran.
+    let ran: Arc<Mutex<Vec<Option<Ran>>>> = Arc::new(Mutex::new(vec![None; TASKS]));
     let mut asked = Vec::with_capacity(TASKS);
     for i in 0..TASKS {
         let delay = tick.mul_f64(delay_in_ticks(i));
-        let ran = Arc::clone(&ran);
+        let (ran, ticker) = (Arc::clone(&ran), wheel.scheduler());
+        let job = move || {
+            // On the ticker (OnTicker): the tick being processed.
+            let fired_at = ticker.ticks();
+            ran.lock().unwrap()[i] = Some((Instant::now(), fired_at));
+        };
         // The wheel reads its clock, and sends, between these two instants:
-        // its deadline lies in [before + delay, after + delay]. "Not
-        // before" is measured from the first, "at most a tick late" from
-        // the second, so that a test thread preempted inside `schedule`
-        // on a busy machine is not counted as the wheel's lateness.
+        // its deadline lies in [before + delay, after + delay]. A test
+        // thread preempted inside `schedule` widens the interval; it does
+        // not make the wheel look late.
         let before = Instant::now();
-        wheel
-            .schedule(
-                delay,
-                Box::new(move || ran.lock().unwrap()[i] = Some(Instant::now())),
-            )
-            .unwrap();
+        wheel.schedule(delay, Box::new(job)).unwrap();
         let after = Instant::now();
-        asked.push((delay, before + delay, after + delay));
+        asked.push(Asked {
+            delay,
+            earliest: before + delay,
+            latest: after + delay,
+        });
     }
-    let last = asked.iter().map(|(d, ..)| *d).max().unwrap();
+    let last = asked.iter().map(|a| a.delay).max().unwrap();
     let all_ran = kit::eventually(last + kit::ms(1000), || {
         ran.lock().unwrap().iter().all(Option::is_some)
     });
@@ -92,46 +105,68 @@ fn w6_late_never_early() {
     assert!(all_ran, "W6: not every task ran: {ran:?}");
     assert!(wheel.stop().is_empty());
 
-    let slack = kit::ms(SLACK_MS);
-    let (mut early, mut too_late) = (Vec::new(), Vec::new());
-    let (mut latest, mut total) = (Duration::ZERO, Duration::ZERO);
-    for (i, ((delay, earliest, due), ran)) in asked.iter().zip(&ran).enumerate() {
-        let ran = ran.expect("checked above");
-        if ran < *earliest {
-            early.push(format!(
+    let tick_at = |k: u64| start + tick * u32::try_from(k).unwrap();
+    let due_tick = |at: Instant| ticks_for(at - start, tick).unwrap();
+    let mut wrong = Vec::new();
+    let (mut wheel_late, mut os_late) = (Duration::ZERO, Duration::ZERO);
+    for (i, (a, ran)) in asked.iter().zip(&ran).enumerate() {
+        let (ran, fired_at) = ran.expect("checked above");
+        let delay = a.delay;
+        // Never early, by the wall clock.
+        if ran < a.earliest {
+            wrong.push(format!(
                 "task {i}: delay {delay:?}, ran {:?} early",
-                *earliest - ran
+                a.earliest - ran
             ));
-            continue;
         }
-        let late = ran.saturating_duration_since(*due);
-        latest = latest.max(late);
-        total += late;
-        if late > tick + slack {
-            too_late.push(format!("task {i}: delay {delay:?}, ran {late:?} late"));
+        // Fired at the tick its deadline rounds up to: that tick's instant
+        // is at or after the deadline and less than a tick after it. (A
+        // task due before the first tick fires at the first.)
+        let (lo, hi) = (due_tick(a.earliest), due_tick(a.latest).max(1));
+        if !(lo..=hi).contains(&fired_at) {
+            wrong.push(format!(
+                "task {i}: delay {delay:?}, due at tick {lo}..={hi}, fired at tick {fired_at}"
+            ));
+        }
+        wheel_late = wheel_late.max(tick_at(fired_at).saturating_duration_since(a.latest));
+        // What the OS added: the ticker ran the task this long after the
+        // tick's instant.
+        let os = ran.saturating_duration_since(tick_at(fired_at));
+        os_late = os_late.max(os);
+        if os > kit::ms(OS_BOUND_MS) {
+            wrong.push(format!(
+                "task {i}: delay {delay:?}, ran {os:?} after its tick's instant"
+            ));
         }
     }
     println!(
-        "W6 late_never_early: {TASKS} delays from 0 to {last:?} on a {tick:?} tick, {SLOTS} \
-         slots: none early; {:.1} ms late on average, the latest {:.1} ms late (bound: one \
-         tick + {SLACK_MS} ms)",
-        total.as_secs_f64() * 1000.0 / TASKS as f64,
-        latest.as_secs_f64() * 1000.0
+        "W6 late_never_early: {TASKS} delays from 0 to {} ms on a {} ms tick, {SLOTS} slots: \
+         none early; each fired at its due tick, at most {:.1} ms after its deadline on the tick \
+         grid; the ticker ran them at most {:.1} ms after their tick's instant (the OS)",
+        in_ms(last),
+        in_ms(tick),
+        wheel_late.as_secs_f64() * 1000.0,
+        os_late.as_secs_f64() * 1000.0
     );
     assert!(
-        early.is_empty(),
-        "W6 late_never_early: {} of {TASKS} tasks fired before their delay:\n{}",
-        early.len(),
-        early.join("\n")
+        wrong.is_empty(),
+        "W6 late_never_early: {} of {TASKS} tasks broke the bounds:\n{}",
+        wrong.len(),
+        wrong.join("\n")
     );
-    assert!(
-        too_late.is_empty(),
-        "W6 late_never_early: {} of {TASKS} tasks fired more than a tick ({tick:?}) + \
-         {SLACK_MS} ms late:\n{}",
-        too_late.len(),
-        too_late.join("\n")
-    );
+    assert!(wheel_late < tick, "late by {wheel_late:?} on the grid");
     kit::threads::assert_gone(&name);
+}
+
+/// When a task ran, and the tick that fired it.
+type Ran = (Instant, u64);
+
+/// A task as the test asked for it: its wheel deadline lies in
+/// `earliest..=latest`.
+struct Asked {
+    delay: Duration,
+    earliest: Instant,
+    latest: Instant,
 }
 
 #[test]

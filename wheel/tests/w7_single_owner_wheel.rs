@@ -17,6 +17,8 @@
 //!   with a NUL byte, `Duration::MAX`;
 //! - 8 threads scheduling 1000 tasks each: every task fires exactly once;
 //! - a task that panics on the ticker does not stop the wheel;
+//! - an adder held between its deadline and its send (the window of W2
+//!   and W9) holds up nothing, and its task fires a tick after the send;
 //! - the price: an idle wheel's ticker still wakes every tick.
 #![cfg(not(loom))]
 
@@ -25,14 +27,19 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use wheel::hashed::{HashedConfig, HashedWheel};
+use wheel::hashed::{HashedConfig, HashedWheel, SEND_WINDOW};
 use wheel::hashed_core::HashedCore;
 use wheel::{ConfigError, Executor, Job, OnTicker, Reason};
 
 use kit::Recorder;
+use kit::pause::Pause;
 use kit::scale::in_ms;
 
-const SLACK_MS: u64 = 15;
+/// Beyond the one tick a task may be late: the OS waking the ticker. A
+/// quiet run needs under a millisecond; a loaded VM has been seen to hold
+/// the ticker back 90 ms. A bound no passing run reaches (W6 separates the
+/// wheel's lateness from the OS's exactly).
+const SLACK_MS: u64 = 250;
 
 fn tick() -> Duration {
     kit::ms(10)
@@ -84,15 +91,17 @@ fn w7_single_owner_wheel_rounds_fire_after_not_a_revolution_early() {
     // The wheel's deadline lies between `scheduled + delay` and this.
     let latest_deadline = rec.elapsed() + delay;
     let revolution = tick() * 4;
-    assert_eq!(
-        rec.still_absent("ran", scheduled + delay),
-        Ok(()),
-        "W7: a 2.5-revolution delay fired early\n{}",
-        rec.log()
-    );
     let ran = rec
         .eventually("ran", delay + kit::ms(1000))
         .expect("it runs");
+    // Not before, by the time the task recorded (not by when this thread
+    // woke to look: on a loaded machine that can be later than both).
+    assert!(
+        ran >= scheduled + delay,
+        "W7: a 2.5-revolution delay fired {:?} early\n{}",
+        scheduled + delay - ran,
+        rec.log()
+    );
     let late = ran.saturating_sub(latest_deadline);
     println!(
         "W7 rounds: a delay of {} ms (2.5 revolutions of {} ms) ran at {} ms, {:.1} ms late; \
@@ -398,4 +407,64 @@ fn w7_single_owner_wheel_idle_ticker_wakes_every_tick() {
         "the ticker woke {woke} times in {window:?}, expected about {expected}"
     );
     assert_eq!(wheel.stop().len(), 1);
+}
+
+/// The window the lock-free wheel loses in (W2, W9), on this wheel: an
+/// adder held between computing its deadline and sending. The ticker goes
+/// on ticking and another task fires on time; the held task, sent after
+/// its deadline, fires at the next tick: late by the hold, never lost,
+/// never a revolution late.
+#[test]
+fn w7_single_owner_wheel_held_adder_costs_nothing() {
+    // 64 slots: a revolution (640 ms) is longer than any bound below, so
+    // a task that waited one, as on the lock-free wheel (W2), would show.
+    let (wheel, _) = wheel(64, "w7-held");
+    let rec = Recorder::new();
+    let adder = kit::threads::unique_name("w7-adder");
+    let pause = Pause::arm(SEND_WINDOW, &adder);
+    let held_delay = tick() * 3;
+    thread::scope(|scope| {
+        let (wheel, rec) = (&wheel, &rec);
+        let held = thread::Builder::new()
+            .name(adder.clone())
+            .spawn_scoped(scope, move || {
+                let handle = wheel.schedule(held_delay, note(rec, "held ran")).unwrap();
+                rec.record("held sent");
+                handle
+            })
+            .unwrap();
+        pause.wait_reached();
+        let held_at = rec.record_as("test", "adder held");
+        let other_delay = tick() * 2;
+        wheel.schedule(other_delay, note(rec, "other ran")).unwrap();
+        let other = rec
+            .eventually("other ran", kit::ms(1000))
+            .expect("the other task runs while the adder is held");
+        assert!(other - held_at <= other_delay + tick() + kit::ms(SLACK_MS));
+        // Well past the held task's deadline, and the ticker kept ticking.
+        let ticks = wheel.ticks();
+        assert!(kit::eventually(kit::ms(1000), || wheel.ticks() >= ticks + 5));
+        assert_eq!(rec.count("held ran"), 0, "it was never sent");
+        pause.release();
+        let handle = held.join().unwrap();
+        let sent = rec.at("held sent").unwrap();
+        let ran = rec.eventually("held ran", kit::ms(1000)).expect("it runs");
+        println!(
+            "W7 held adder: due {} ms after it was held, sent at {} ms, ran at {} ms; \
+             the other task ran at {} ms, due at {} ms",
+            in_ms(held_delay),
+            in_ms(sent - held_at),
+            in_ms(ran - held_at),
+            in_ms(other - held_at),
+            in_ms(other_delay)
+        );
+        assert!(
+            ran - sent <= tick() + kit::ms(SLACK_MS),
+            "W7: a held adder's task ran {:?} after it was sent\n{}",
+            ran - sent,
+            rec.log()
+        );
+        assert!(!handle.cancel(), "it fired");
+    });
+    assert!(wheel.stop().is_empty());
 }
