@@ -159,3 +159,49 @@ pub mod t10_leader_follower {
         }
     }
 }
+
+/// Exercise W7's solution: the stage's
+/// [`HashedWheel`](wheel::hashed::HashedWheel) behind the skeleton's API:
+/// its tasks run on the ticker ([`OnTicker`](wheel::OnTicker)), and
+/// `schedule` hands back no [`Handle`](wheel::hashed::Handle) (the exercise
+/// has no cancel).
+pub mod w7_single_owner_wheel {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use wheel::hashed::{HashedConfig, HashedWheel};
+    use wheel::{ConfigError, Job, OnTicker, Refused};
+
+    /// The stage's hashed wheel, its tasks run on the ticker.
+    pub struct Wheel(HashedWheel);
+
+    impl Wheel {
+        /// Starts a wheel of `slots` slots of `tick` each, its ticker
+        /// thread called `name`.
+        ///
+        /// # Errors
+        /// As [`HashedWheel::start`].
+        pub fn start(tick: Duration, slots: usize, name: &str) -> Result<Wheel, ConfigError> {
+            let config = HashedConfig { tick, slots };
+            HashedWheel::start(config, Arc::new(OnTicker), name).map(Wheel)
+        }
+
+        /// Schedules `job` to run on the ticker `delay` from now.
+        ///
+        /// # Errors
+        /// As [`HashedWheel::schedule`].
+        pub fn schedule(&self, delay: Duration, job: Job) -> Result<(), Refused> {
+            self.0.schedule(delay, job).map(drop)
+        }
+
+        /// How many ticks the ticker has processed.
+        pub fn ticks(&self) -> u64 {
+            self.0.ticks()
+        }
+
+        /// Stops the ticker, joins it, and returns every task not yet run.
+        pub fn stop(self) -> Vec<Job> {
+            self.0.stop()
+        }
+    }
+}
