@@ -137,4 +137,14 @@ pub const EXERCISES: &[Exercise] = &[
             "threadpool-executor::delayed_queue: took an item, leadership handed on",
         )],
     },
+    Exercise {
+        name: "w7_single_owner_wheel",
+        id: "W7",
+        shows: "W2",
+        title: "a wheel whose ticker alone owns the slots",
+        chapter: "ch07-wheel.md",
+        solution: "crate::solutions::w7_single_owner_wheel",
+        solution_file: "wheel/src/hashed.rs",
+        solution_points: &[("WINDOW", "wheel::hashed: deadline computed, not yet sent")],
+    },
 ];
