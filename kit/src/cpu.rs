@@ -97,6 +97,23 @@ impl ThreadCpu {
         Ok(Duration::from_nanos(ns))
     }
 
+    /// How many times the thread has blocked and been woken since it
+    /// started: its voluntary context switches, from
+    /// `/proc/self/task/<tid>/status`. A thread that sleeps until it has
+    /// work adds one per wake-up; a ticker adds one per tick; a busy loop
+    /// adds none (it never blocks), so read it beside the CPU share.
+    ///
+    /// # Errors
+    /// If the thread has exited.
+    pub fn wakeups(&self) -> std::io::Result<u64> {
+        let path = format!("/proc/self/task/{}/status", self.tid);
+        let text = std::fs::read_to_string(path)?;
+        text.lines()
+            .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+            .and_then(|n| n.trim().parse().ok())
+            .ok_or_else(|| std::io::Error::other("no voluntary_ctxt_switches in its status"))
+    }
+
     /// Measures the thread over a window of wall time: the calling thread
     /// sleeps for `window` (that sleep is the measurement, not a margin).
     ///
@@ -155,18 +172,24 @@ impl CpuShare {
         ((self.cpu + self.waited).as_secs_f64() / self.wall.as_secs_f64()).min(1.0)
     }
 
-    /// Whether the thread wanted a core for at least 80% of the window.
+    /// Whether the thread wanted a core for at least 80% of the window and
+    /// got at least a tenth of one. Demand alone is not enough: on a loaded
+    /// machine a ticker that wakes every few milliseconds waits for a core
+    /// at each tick, and can be "ready to run" most of the window while
+    /// using almost no CPU. A busy loop gets its share whatever the load
+    /// (a third of a core beside two other busy loops on two cores).
     pub fn is_busy(&self) -> bool {
-        self.demand() >= 0.8
+        self.demand() >= 0.8 && self.fraction() >= 0.1
     }
 
-    /// Whether the thread used under 5% of the window and asked for well
-    /// under half of it. Demand is bounded loosely, not at 5%: on a loaded
-    /// machine a thread that wakes once (to start, say) can wait tens of
-    /// milliseconds for a core without using any; a busy loop still asks
-    /// for nearly all of the window, so it can never pass as idle.
+    /// Whether the thread used under 5% of a core over the window. Not
+    /// judged by demand: on a loaded machine a thread that wakes (once to
+    /// start, or every tick) can wait for a core most of the window
+    /// without using any. A busy loop uses a real share of a core even
+    /// then, so it cannot pass as idle unless some twenty other busy
+    /// threads share the two cores with it.
     pub fn is_idle(&self) -> bool {
-        self.fraction() < 0.05 && self.demand() < 0.4
+        self.fraction() < 0.05
     }
 }
 

@@ -7,7 +7,7 @@ mod battery;
 
 use battery::matrix::{self, Column};
 use battery::versions::versions;
-use battery::{pools, scenarios, scheduled};
+use battery::{pools, scenarios, scheduled, wheels};
 
 #[test]
 fn progression_matrix() {
@@ -35,6 +35,9 @@ fn progression_matrix() {
         Column::pool("T2 burst grows pool", pools::burst_grows_the_pool),
         Column::pool("T6 every worker panics", pools::panics_kill_every_worker),
         Column::pool("T7 execute vs shutdown", pools::execute_shutdown_race),
+        Column::timer("W2 cursor race", wheels::cursor_race),
+        Column::timer("W8 O(1) schedule", wheels::schedule_cost),
+        Column::timer("idle cost", wheels::idle_cost),
     ];
     let rows = matrix::run(&versions, &columns);
     println!("{}", matrix::details(&versions, &columns, &rows));

@@ -81,6 +81,7 @@ fn cell(outcome: &Outcome) -> String {
         Verdict::Ok => "ok".to_owned(),
         Verdict::Unclear => "unclear".to_owned(),
         Verdict::NotApplicable => "n/a".to_owned(),
+        Verdict::Cost(what) => what.to_owned(),
     }
 }
 

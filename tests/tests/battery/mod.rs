@@ -6,3 +6,4 @@ pub mod pools;
 pub mod scenarios;
 pub mod scheduled;
 pub mod versions;
+pub mod wheels;

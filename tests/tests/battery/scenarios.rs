@@ -23,6 +23,9 @@ pub enum Verdict {
     Unclear,
     /// The scenario does not apply to this version.
     NotApplicable,
+    /// Correct, but at a cost the cell names (a wheel that wakes every
+    /// tick while idle: `ticks`); the number is in the details.
+    Cost(&'static str),
 }
 
 /// A verdict, and the numbers behind it.
@@ -365,10 +368,13 @@ pub fn long_task_delays_others(version: &Version) -> Outcome {
     let (verdict, detail) = match ran {
         None => (Verdict::Unclear, "the short task never ran".to_owned()),
         Some(ran) => {
+            // Behind the long task it is 350 ms late; on its own, a loaded
+            // machine (every row runs this column at once) can make it
+            // 100 ms late, so the two bounds sit well apart from both.
             let late = ran.saturating_sub(ms(50));
-            let verdict = if late >= ms(200) {
+            let verdict = if late >= ms(250) {
                 Verdict::Bug("I4")
-            } else if late <= ms(100) {
+            } else if late <= ms(180) {
                 Verdict::Ok
             } else {
                 Verdict::Unclear

@@ -8,6 +8,8 @@ use super::pools::{PoolVersion, Queue};
 use super::scheduled::{self, Sched};
 use threadpool_executor::delayed_queue::Wait;
 
+use super::wheels::{Kind, WheelOnPool};
+
 /// A task as the battery hands it to a timer.
 pub type Task = Box<dyn FnOnce() + Send>;
 
@@ -37,6 +39,12 @@ pub trait Subject: Send + Sync {
     /// joins every thread it starts (a test hook of stage 4's buggy
     /// versions; nothing for the others).
     fn rescue(&self) {}
+    /// How many times its thread has woken to look at its queue, for a
+    /// version that counts them itself (the wheels' tickers); `None` for
+    /// the others, whose wake-ups the battery reads from the kernel.
+    fn wakeups(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// One version of the timer, in teaching order.
@@ -56,6 +64,9 @@ pub struct Version {
     /// For stage 6's scheduled pool: how it is built, for the scenarios
     /// asked of it alone. `None` for every other version.
     pub scheduled: Option<Sched>,
+    /// For stage 7's wheels: which one, for the scenarios asked of wheels
+    /// alone. `None` for every other version.
+    pub wheel: Option<Kind>,
 }
 
 /// How a version stops, and its pause points on the way to blocking.
@@ -209,6 +220,7 @@ pub fn versions() -> Vec<Version> {
             name: "naive::busy_loop",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: None,
             start: |name| Box::new(naive::busy_loop::Timer::new(name).unwrap()),
             stop: Stop::default(),
@@ -217,6 +229,7 @@ pub fn versions() -> Vec<Version> {
             name: "sleep-based::sleep_until",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((
                 "sleep-based::sleep_until: took the head, going to sleep",
                 "S1",
@@ -231,6 +244,7 @@ pub fn versions() -> Vec<Version> {
             name: "condvar-timer::racy",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some(("condvar-timer::racy: took the head, not yet waiting", "C1")),
             start: |name| Box::new(condvar_timer::racy::Timer::new(name).unwrap()),
             stop: Stop {
@@ -242,6 +256,7 @@ pub fn versions() -> Vec<Version> {
             name: "condvar-timer::timer_style",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((
                 "condvar-timer::timer_style: peeked the head, not yet waiting",
                 "C1",
@@ -256,6 +271,7 @@ pub fn versions() -> Vec<Version> {
             name: "condvar-timer::something_changed",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((
                 "condvar-timer::something_changed: computed the wait, not yet waiting",
                 "C1",
@@ -275,6 +291,7 @@ pub fn versions() -> Vec<Version> {
             name: "poison-pill::cancel_flag",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((
                 "poison-pill::cancel_flag: took the head, not yet waiting",
                 "C1",
@@ -293,6 +310,7 @@ pub fn versions() -> Vec<Version> {
             name: "poison-pill::notify_on_cancel",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((
                 "poison-pill::notify_on_cancel: took the head, not yet waiting",
                 "C1",
@@ -311,6 +329,7 @@ pub fn versions() -> Vec<Version> {
             name: "poison-pill::poison_pill",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((
                 "poison-pill::poison_pill: peeked the head, not yet waiting",
                 "C1",
@@ -326,6 +345,7 @@ pub fn versions() -> Vec<Version> {
             name: "poison-pill::disconnect",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((
                 "poison-pill::disconnect: drained the channel, about to wait",
                 "C1",
@@ -341,6 +361,7 @@ pub fn versions() -> Vec<Version> {
             name: "poison-pill::timer_style",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((
                 "poison-pill::timer_style: peeked the head, not yet waiting",
                 "C1",
@@ -356,6 +377,7 @@ pub fn versions() -> Vec<Version> {
             name: "interrupt-cancel::interrupted_only",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| Box::new(interrupt_cancel::interrupted_only::Timer::new(name).unwrap()),
             stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
@@ -364,6 +386,7 @@ pub fn versions() -> Vec<Version> {
             name: "interrupt-cancel::interrupted_or_dead",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| {
                 Box::new(interrupt_cancel::interrupted_or_dead::Timer::new(name).unwrap())
@@ -374,6 +397,7 @@ pub fn versions() -> Vec<Version> {
             name: "interrupt-cancel::refuses_when_dead",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| Box::new(interrupt_cancel::refuses_when_dead::Timer::new(name).unwrap()),
             stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
@@ -382,6 +406,7 @@ pub fn versions() -> Vec<Version> {
             name: "interrupt-cancel::timer",
             pool: None,
             scheduled: None,
+            wheel: None,
             window: Some((
                 "interrupt-cancel::timer: peeked the head, not yet waiting",
                 "C1",
@@ -436,7 +461,31 @@ pub fn versions() -> Vec<Version> {
             Variant::Fixed,
             Queue::Bounded,
         ),
+        wheel_row("wheel::lockfree", Kind::LockFree, |name| {
+            Box::new(WheelOnPool::start(Kind::LockFree, name))
+        }),
+        wheel_row("wheel::hashed", Kind::Hashed, |name| {
+            Box::new(WheelOnPool::start(Kind::Hashed, name))
+        }),
+        wheel_row("wheel::hierarchical", Kind::Hierarchical, |name| {
+            Box::new(WheelOnPool::start(Kind::Hierarchical, name))
+        }),
     ]
+}
+
+/// A row for one of stage 7's wheels: a timer whose drop stops it, with no
+/// window of the kind the timer columns hold (a wheel's window is its
+/// adder's, asked by the W2 column).
+fn wheel_row(name: &'static str, kind: Kind, start: fn(&str) -> Box<dyn Subject>) -> Version {
+    Version {
+        name,
+        window: None,
+        start,
+        stop: Stop::default(),
+        pool: None,
+        scheduled: None,
+        wheel: Some(kind),
+    }
 }
 
 /// A row for stage 6's pool.
@@ -445,6 +494,7 @@ fn pool(name: &'static str, variant: Variant, queue: Queue) -> Version {
         name,
         pool: Some(PoolVersion { variant, queue }),
         scheduled: None,
+        wheel: None,
         window: None,
         start: |_| unreachable!("a pool row has no timer: the matrix asks it pool scenarios only"),
         stop: Stop::default(),
@@ -476,5 +526,6 @@ fn scheduled_row(name: &'static str, sched: Sched, start: fn(&str) -> Box<dyn Su
         },
         pool: None,
         scheduled: Some(sched),
+        wheel: None,
     }
 }

@@ -1,0 +1,371 @@
+//! Stage 7's wheels as rows, and the columns only a wheel answers: W2, the
+//! cursor race, and W8, a schedule's cost counted at two queue sizes. The
+//! idle-cost column, which every timer answers, is here too.
+//!
+//! Each wheel row hands its due tasks to a stage 6 pool of two threads, as
+//! the CAS hashed wheel timer post's wheel hands them to a pool: the wheel
+//! decides *when*, the pool runs them, so a long task holds up one pool
+//! thread and never the ticker (the I4 column). The ticker thread carries
+//! the row's name, so the timer columns measure and hold it as they do a
+//! timer's one thread. Dropping the row stops the wheel (the tasks it hands
+//! back are dropped: the battery's tasks only record that they ran), joins
+//! the ticker, then drops the pool, which joins its workers.
+
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use kit::pause::Pause;
+use kit::scale::in_ms;
+use kit::threads::{gone_within, unique_name};
+use kit::{Recorder, ms};
+use threadpool_executor::ThreadPool;
+use threadpool_executor::factory::NamedThreads;
+use wheel::hashed::{HashedConfig, HashedWheel};
+use wheel::hashed_core::HashedCore;
+use wheel::hierarchical::{HierarchicalConfig, HierarchicalWheel};
+use wheel::levels::Levels;
+use wheel::lockfree::{LockFreeConfig, LockFreeWheel};
+
+use super::scenarios::{Outcome, Verdict};
+use super::versions::{Subject, Task, Version};
+
+/// Which wheel a row is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// The post's lock-free wheel: adders compute a slot from the cursor.
+    LockFree,
+    /// The single-owner hashed wheel: adders send, the ticker files.
+    Hashed,
+    /// The hierarchical wheel: levels of 64 slots, asleep while idle.
+    Hierarchical,
+}
+
+/// The lock-free wheel's tick and slots: a revolution of 640 ms, long
+/// enough for every delay the timer columns use (the longest is 600 ms),
+/// so the post's wraparound (W3) stays out of columns that do not ask it.
+const LOCKFREE_TICK_MS: u64 = 10;
+const LOCKFREE_SLOTS: usize = 64;
+/// The hashed wheel's: a revolution of 320 ms; its rounds carry the rest.
+const HASHED_TICK_MS: u64 = 5;
+const HASHED_SLOTS: usize = 64;
+/// The hierarchical wheel's tick.
+const HIERARCHICAL_TICK_MS: u64 = 1;
+
+impl Kind {
+    /// The pause point between the adder's look at the time (or the
+    /// cursor) and its store (or send): W2's window.
+    pub fn window(self) -> &'static str {
+        match self {
+            Kind::LockFree => "wheel::lockfree: slot computed, not yet claimed",
+            Kind::Hashed => wheel::hashed::SEND_WINDOW,
+            Kind::Hierarchical => "wheel::hierarchical: deadline computed, not yet sent",
+        }
+    }
+
+    fn tick(self) -> Duration {
+        ms(match self {
+            Kind::LockFree => LOCKFREE_TICK_MS,
+            Kind::Hashed => HASHED_TICK_MS,
+            Kind::Hierarchical => HIERARCHICAL_TICK_MS,
+        })
+    }
+
+    /// How long the post's wheel makes a task wait when it misses its
+    /// slot: a whole revolution.
+    fn revolution() -> Duration {
+        ms(LOCKFREE_TICK_MS) * LOCKFREE_SLOTS as u32
+    }
+}
+
+/// The wheel itself, of whichever kind.
+enum Running {
+    LockFree(LockFreeWheel),
+    Hashed(HashedWheel),
+    Hierarchical(HierarchicalWheel),
+}
+
+/// A wheel row as the battery drives it: the wheel, then its pool (fields
+/// drop in this order: the wheel's ticker is joined before the pool).
+pub struct WheelOnPool {
+    wheel: Option<Running>,
+    _pool: Arc<ThreadPool>,
+}
+
+impl WheelOnPool {
+    /// Starts a wheel of `kind` whose ticker is named `name`, on a pool of
+    /// two threads.
+    pub fn start(kind: Kind, name: &str) -> WheelOnPool {
+        let pool = Arc::new(
+            threadpool_executor::presets::fixed(2)
+                .thread_factory(NamedThreads::with_prefix(format!(
+                    "{}-",
+                    unique_name("pm-wp")
+                )))
+                // Reported by the battery, not by the default panic hook.
+                .on_panic(|_| {})
+                .build()
+                .expect("a pool of two"),
+        );
+        let executor: Arc<dyn wheel::Executor> = pool.clone();
+        let wheel = match kind {
+            Kind::LockFree => Running::LockFree(
+                LockFreeWheel::start(
+                    LockFreeConfig::new(kind.tick(), LOCKFREE_SLOTS, 64),
+                    executor,
+                    name,
+                )
+                .expect("a valid lock-free wheel"),
+            ),
+            Kind::Hashed => Running::Hashed(
+                HashedWheel::start(
+                    HashedConfig {
+                        tick: kind.tick(),
+                        slots: HASHED_SLOTS,
+                    },
+                    executor,
+                    name,
+                )
+                .expect("a valid hashed wheel"),
+            ),
+            Kind::Hierarchical => Running::Hierarchical(
+                HierarchicalWheel::start(HierarchicalConfig { tick: kind.tick() }, executor, name)
+                    .expect("a valid hierarchical wheel"),
+            ),
+        };
+        WheelOnPool {
+            wheel: Some(wheel),
+            _pool: pool,
+        }
+    }
+
+    /// How many times the ticker has ticked (the lock-free wheel only: the
+    /// others are asked in wall time).
+    fn lockfree_ticks(&self) -> Option<u64> {
+        match &self.wheel {
+            Some(Running::LockFree(w)) => Some(w.stats().ticks),
+            _ => None,
+        }
+    }
+}
+
+impl Subject for WheelOnPool {
+    fn wakeups(&self) -> Option<u64> {
+        Some(match self.wheel.as_ref().expect("running") {
+            Running::LockFree(w) => w.stats().ticks,
+            Running::Hashed(w) => w.ticks(),
+            Running::Hierarchical(w) => w.wakeups(),
+        })
+    }
+
+    fn schedule(&self, delay: Duration, task: Task) {
+        assert!(self.try_schedule(delay, task), "a wheel refused a task");
+    }
+
+    fn try_schedule(&self, delay: Duration, task: Task) -> bool {
+        match self.wheel.as_ref().expect("running") {
+            Running::LockFree(w) => w.add(delay, task).is_ok(),
+            Running::Hashed(w) => w.schedule(delay, task).is_ok(),
+            Running::Hierarchical(w) => w.schedule(delay, task).is_ok(),
+        }
+    }
+}
+
+impl Drop for WheelOnPool {
+    fn drop(&mut self) {
+        // What `stop` hands back had not run: the battery drops it.
+        match self.wheel.take() {
+            Some(Running::LockFree(w)) => drop(w.stop()),
+            Some(Running::Hashed(w)) => drop(w.stop()),
+            Some(Running::Hierarchical(w)) => drop(w.stop()),
+            None => {}
+        }
+    }
+}
+
+/// W2 `cursor_race`, asked of a wheel: the adder is held in its window
+/// (between its look at the cursor or the clock and its store or send)
+/// until the ticker has gone past the task's due time, then let go. Does
+/// the task run a couple of ticks later, or a whole revolution later?
+pub fn cursor_race(version: &Version) -> Outcome {
+    let Some(kind) = version.wheel else {
+        return Outcome {
+            verdict: Verdict::NotApplicable,
+            detail: "not a wheel".to_owned(),
+            joined: true,
+        };
+    };
+    let name = unique_name("pm-w2");
+    let wheel = WheelOnPool::start(kind, &name);
+    let rec = Recorder::new();
+    let adder = unique_name("pm-w2a");
+    let pause = Pause::arm(kind.window(), &adder);
+    let delay = kind.tick() * 2;
+    let (due, released) = thread::scope(|s| {
+        let handle = thread::Builder::new()
+            .name(adder.clone())
+            .spawn_scoped(s, || {
+                let r = rec.clone();
+                let called = rec.record("schedule called");
+                wheel.schedule(
+                    delay,
+                    Box::new(move || {
+                        r.record("ran");
+                    }),
+                );
+                called + delay
+            })
+            .expect("the adder starts");
+        pause.wait_reached();
+        // Past the task's slot: for the post's wheel, counted in its
+        // ticks (a slot is drained to the end by then); for the others,
+        // in time, since nothing an adder does depends on their ticks.
+        let passed = match wheel.lockfree_ticks() {
+            Some(k) => kit::eventually(ms(2000), || {
+                wheel.lockfree_ticks().is_some_and(|t| t > k + 3)
+            }),
+            None => {
+                let until = rec.elapsed() + kind.tick() * 4;
+                kit::eventually(ms(2000), || rec.elapsed() >= until)
+            }
+        };
+        assert!(passed, "the ticker did not move");
+        let released = rec.record_as("test", "adder released");
+        pause.release();
+        (handle.join().expect("the adder returns"), released)
+    });
+    let revolution = Kind::revolution();
+    let ran = rec.eventually("ran", released + revolution * 2 + ms(1000));
+    drop(wheel);
+    let joined = gone_within(&name, ms(1000));
+    let from = due.max(released);
+    let (verdict, detail) = match ran {
+        None => (
+            Verdict::Unclear,
+            format!("due at {} ms, never ran", in_ms(due)),
+        ),
+        Some(ran) => {
+            let late = ran.saturating_sub(from);
+            let verdict = if late <= kind.tick() * 2 + ms(60) {
+                Verdict::Ok
+            } else if late >= revolution / 2 {
+                Verdict::Bug("W2")
+            } else {
+                Verdict::Unclear
+            };
+            (
+                verdict,
+                format!(
+                    "due at {} ms, adder let go at {} ms, ran at {} ms ({} ms after)",
+                    in_ms(due),
+                    in_ms(released),
+                    in_ms(ran),
+                    in_ms(late)
+                ),
+            )
+        }
+    };
+    Outcome {
+        verdict,
+        detail,
+        joined,
+    }
+}
+
+/// W8 `o1_schedule`, from counts: the work one insert does in the wheel's
+/// data structure (its `steps()`: slots touched and entries written) with
+/// 10^3 and with 10^5 timers pending, deadlines spread over 10^4 ticks.
+/// The same count at both sizes is O(1). The post's lock-free wheel keeps
+/// no such count (its `add` is one fetch-add and one store whatever is
+/// pending), and the heap timers none either: n/a.
+pub fn schedule_cost(version: &Version) -> Outcome {
+    let per_insert = |sizes: [usize; 2], insert: &mut dyn FnMut(usize) -> u64| -> Vec<u64> {
+        sizes.iter().map(|&n| insert(n)).collect()
+    };
+    let counts = match version.wheel {
+        Some(Kind::Hashed) => per_insert([1_000, 100_000], &mut |n| {
+            let mut core = HashedCore::new(HASHED_SLOTS).expect("slots");
+            for i in 0..n as u64 {
+                core.insert(spread(i), ());
+            }
+            let before = core.steps();
+            core.insert(spread(n as u64), ());
+            core.steps() - before
+        }),
+        Some(Kind::Hierarchical) => per_insert([1_000, 100_000], &mut |n| {
+            let mut levels = Levels::new();
+            for i in 0..n as u64 {
+                levels.insert(spread(i), ());
+            }
+            let before = levels.steps();
+            levels.insert(spread(n as u64), ());
+            levels.steps() - before
+        }),
+        _ => {
+            return Outcome {
+                verdict: Verdict::NotApplicable,
+                detail: "keeps no count of its work per insert".to_owned(),
+                joined: true,
+            };
+        }
+    };
+    let verdict = if counts[0] == counts[1] {
+        Verdict::Ok
+    } else {
+        Verdict::Unclear
+    };
+    Outcome {
+        verdict,
+        detail: format!(
+            "steps per insert: {} with 10^3 pending, {} with 10^5",
+            counts[0], counts[1]
+        ),
+        joined: true,
+    }
+}
+
+/// Deadlines spread over 10^4 ticks, the same for every row and run.
+fn spread(i: u64) -> u64 {
+    1 + i.wrapping_mul(7_919) % 10_000
+}
+
+/// Idle cost: one task due after the window, nothing else. How often does the
+/// timer's thread wake in 300 ms? Counted as the thread's voluntary context
+/// switches (each one a block, so each wake-up after it one), or by the
+/// wheel's own tick count, and judged with its CPU use: a thread that never
+/// blocks but burns a core is N1.
+pub fn idle_cost(version: &Version) -> Outcome {
+    let name = unique_name("pm-idle");
+    let timer = (version.start)(&name);
+    // Due after the window and no later: sleep_until's drop sits out its
+    // sleep, as in N1.
+    timer.schedule(ms(400), Box::new(|| {}));
+    let thread = kit::cpu::ThreadCpu::named(&name).expect("the timer's thread");
+    // The wheels count their own ticks: on a loaded machine a ticker that
+    // falls behind catches up several ticks in one wake-up, so the kernel's
+    // count would understate what it does. The others are asked of the
+    // kernel.
+    let count = || {
+        timer
+            .wakeups()
+            .unwrap_or_else(|| thread.wakeups().expect("its context switches"))
+    };
+    let before = count();
+    let share = thread.share_over(ms(300)).expect("its CPU time");
+    let wakeups = count() - before;
+    super::scenarios::finish(version, &name, timer);
+    let verdict = if share.is_busy() {
+        Verdict::Bug("N1")
+    } else if wakeups <= 3 {
+        Verdict::Ok
+    } else if wakeups >= 10 {
+        Verdict::Cost("ticks")
+    } else {
+        Verdict::Unclear
+    };
+    Outcome {
+        verdict,
+        detail: format!("{wakeups} wake-ups in 300 ms; {share}"),
+        joined: gone_within(&name, ms(1000)),
+    }
+}
