@@ -195,4 +195,13 @@ pub const GENERATORS: &[Generator] = &[
         "timer_vs_scheduled_pool",
         "t-timer-vs-scheduled-pool.md",
     ),
+    // Stage 7: W2 and W9 forced on the lock-free wheel, each beside the
+    // single-owner hashed wheel held at the same moment.
+    Generator::output("wheel", "races", "w-races.txt"),
+    // Stage 7: loom's report on the ring publishing with Relaxed (W5).
+    Generator::loom_failure(
+        "wheel",
+        "w5_publication_race",
+        "loom-w5-publication-race.txt",
+    ),
 ];
