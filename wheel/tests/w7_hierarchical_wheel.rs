@@ -30,7 +30,7 @@ const HELD: &str = "wheel::hierarchical: deadline computed, not yet sent";
 /// Lateness beyond a tick that the machine may add: the ticker waiting for
 /// a core. At rest the worst of the 40 timers below is under 1 ms; with
 /// two `yes` loops on 2 cores, ~8 ms; with compilers running beside them,
-/// 40 ms once. A revolution of level 0 is only 12.8 ms at a 200 µs tick,
+/// 40 ms once. A revolution of level 0 is only 6.4 ms at a 100 µs tick,
 /// so a slot misfiled within level 0 could hide in this slack: the levels'
 /// own unit tests (a random run against a sorted list) pin every tick
 /// exactly. These tests are about the running wheel: woken in time at
@@ -58,18 +58,18 @@ fn counting(count: &Arc<AtomicUsize>) -> Job {
 
 #[test]
 fn w7_hierarchical_fires_never_early_and_at_most_a_tick_late() {
-    // A 200 µs tick, so that delays of 1 ms to 1.3 s start in three
-    // levels: level 0 below 64 ticks (12.8 ms), level 1 below 4,096 (819
+    // A 100 µs tick, so that delays of 1 ms to 650 ms start in three
+    // levels: level 0 below 64 ticks (6.4 ms), level 1 below 4,096 (410
     // ms), level 2 above. The far ones cascade twice before they fire.
-    let tick = ms(1) / 5;
+    let tick = ms(1) / 10;
     let slack = ms(SLACK_MS);
     let (wheel, name) = start(tick);
     let (ran_tx, ran) = crossbeam_channel::unbounded();
     let count = 40;
     let mut timers = Vec::new();
     for i in 0..count {
-        // 1 ms, then ×1.2 each: up to 1.3 s.
-        let delay = ms(1).mul_f64(1300f64.powf(i as f64 / (count - 1) as f64));
+        // 1 ms, then ×1.18 each: up to 650 ms.
+        let delay = ms(1).mul_f64(650f64.powf(i as f64 / (count - 1) as f64));
         let ran_tx = ran_tx.clone();
         let before = Instant::now();
         wheel
@@ -83,7 +83,7 @@ fn w7_hierarchical_fires_never_early_and_at_most_a_tick_late() {
         timers.push((delay, before, Instant::now()));
     }
     let mut worst = Duration::ZERO;
-    let until = Instant::now() + ms(1300) + ms(2000);
+    let until = Instant::now() + ms(650) + ms(2000);
     for _ in 0..count {
         let (i, ran_at) = ran
             .recv_deadline(until)
@@ -104,7 +104,7 @@ fn w7_hierarchical_fires_never_early_and_at_most_a_tick_late() {
     }
     let wakeups = wheel.wakeups();
     println!(
-        "{count} timers from 1 ms to 1.3 s (levels 0 to 2, tick {tick:?}): none early, \
+        "{count} timers from 1 ms to 650 ms (levels 0 to 2, tick {tick:?}): none early, \
          the latest {:.2} ms late; the ticker woke {wakeups} times",
         worst.as_secs_f64() * 1e3
     );
