@@ -142,6 +142,24 @@ impl<T> Levels<T> {
         self.len == 0
     }
 
+    /// Where the timer of `key` sits now: its level and its slot there;
+    /// `None` once it has fired or been cancelled. (For pictures and
+    /// tests: the wheel itself never asks.)
+    pub fn whereabouts(&self, key: Key) -> Option<(usize, usize)> {
+        let timer = self.entries.get(key.index)?;
+        if timer.generation != key.generation {
+            return None;
+        }
+        let list = timer.timer.as_ref()?.slot;
+        Some((list / SLOTS, list % SLOTS))
+    }
+
+    /// The occupied bitmaps, one word per level: bit `s` of word `l` is
+    /// set when slot `s` of level `l` holds a timer.
+    pub fn occupied(&self) -> [u64; LEVELS] {
+        self.occupied
+    }
+
     /// Work done so far, counted in steps: one per slot written, emptied or
     /// cascaded, and one per timer moved out of a slot (down a level, or
     /// out to the caller). Reading a level's bitmap is not a step: there

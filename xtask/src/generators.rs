@@ -195,6 +195,23 @@ pub const GENERATORS: &[Generator] = &[
         "timer_vs_scheduled_pool",
         "t-timer-vs-scheduled-pool.md",
     ),
+    // Stage 7: the wheels drawn from real state (a hashed wheel's buckets
+    // and rounds, the hierarchical wheel's levels), and the work of one
+    // schedule counted from 2^10 to 2^20 pending (W8).
+    Generator::writes(
+        "wheel",
+        "pictures",
+        &[
+            "--hashed",
+            "{out}/w-hashed-wheel.svg",
+            "--levels",
+            "{out}/w-levels.svg",
+            "--cost",
+            "{out}/w-schedule-cost.svg",
+            "--text",
+            "{out}/w-pictures.txt",
+        ],
+    ),
     // Stage 7: W2 and W9 forced on the lock-free wheel, each beside the
     // single-owner hashed wheel held at the same moment.
     Generator::output("wheel", "races", "w-races.txt"),
