@@ -37,7 +37,7 @@ fn progression_matrix() {
         Column::pool("T7 execute vs shutdown", pools::execute_shutdown_race),
         Column::timer("W2 cursor race", wheels::cursor_race),
         Column::timer("W8 O(1) schedule", wheels::schedule_cost),
-        Column::timer("idle cost", wheels::idle_cost),
+        Column::timer("idle wake-ups", wheels::idle_wakeups),
     ];
     let rows = matrix::run(&versions, &columns);
     println!("{}", matrix::details(&versions, &columns, &rows));
