@@ -212,9 +212,21 @@ pub fn test_executables(build: Cmd, packages: &[Package]) -> Result<Vec<TestExe>
 
 /// The ignored tests of a test executable (`--ignored --list --format terse`).
 pub fn ignored_tests(exe: &TestExe) -> Result<Vec<String>> {
-    let text = exe
-        .cmd(&["--ignored", "--list", "--format", "terse"])
-        .read()?;
+    listed(exe, &["--ignored", "--list", "--format", "terse"])
+}
+
+/// The tests of a test executable that run by default: all it lists, less
+/// the ignored ones.
+pub fn default_tests(exe: &TestExe) -> Result<Vec<String>> {
+    let ignored = ignored_tests(exe)?;
+    Ok(listed(exe, &["--list", "--format", "terse"])?
+        .into_iter()
+        .filter(|t| !ignored.contains(t))
+        .collect())
+}
+
+fn listed(exe: &TestExe, args: &[&str]) -> Result<Vec<String>> {
+    let text = exe.cmd(args).read()?;
     Ok(text
         .lines()
         .filter_map(|l| l.strip_suffix(": test"))

@@ -3,7 +3,7 @@
 
 use crate::cargo;
 use crate::cmd::{Cmd, Result, banner, secs};
-use crate::{book, catalogue, exercise, ftf, loom};
+use crate::{audit, book, catalogue, exercise, ftf, loom};
 use std::time::{Duration, Instant};
 
 /// `cargo test --workspace` must stay under this, after the build.
@@ -35,6 +35,10 @@ const STEPS: &[Step] = &[
     Step {
         name: "failing-then-fixed",
         run: failing_then_fixed,
+    },
+    Step {
+        name: "determinism audit (2 runs each, under load)",
+        run: determinism,
     },
     Step {
         name: "exercises, both ways",
@@ -166,6 +170,16 @@ fn test() -> Result<String> {
 fn failing_then_fixed() -> Result<String> {
     let outcome = ftf::run()?;
     Ok(format!("{} bugs shown", outcome.shown))
+}
+
+/// How often CI runs each reproduction and red check under load: enough to
+/// catch a verdict that flips often, short enough for every push;
+/// `cargo xtask audit 20` is the long run.
+const AUDIT_RUNS: usize = 2;
+
+fn determinism() -> Result<String> {
+    audit::run(AUDIT_RUNS)?;
+    Ok(format!("{AUDIT_RUNS} runs each, no verdict changed"))
 }
 
 fn catalogue() -> Result<String> {

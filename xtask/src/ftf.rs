@@ -40,19 +40,7 @@ pub struct ShownBug {
 /// Runs the check; fails if any ignored test passed or did not name its bug.
 pub fn run() -> Result<Outcome> {
     banner("failing-then-fixed: every ignored test must fail, naming its bug");
-    let packages = cargo::workspace()?;
-    let build = Cmd::cargo(&[
-        "test",
-        "--workspace",
-        "--tests",
-        "--no-run",
-        "--message-format=json",
-    ]);
-    let exes: Vec<TestExe> = cargo::test_executables(build, &packages)?
-        .into_iter()
-        // Loom models are compiled out without `--cfg loom`: `cargo xtask loom`.
-        .filter(|e| !e.target.starts_with("loom_"))
-        .collect();
+    let (packages, exes) = test_exes()?;
 
     let mut jobs: Vec<(usize, String)> = Vec::new();
     for (i, exe) in exes.iter().enumerate() {
@@ -149,9 +137,27 @@ pub fn run() -> Result<Outcome> {
     }
 }
 
+/// The workspace's packages, and its test executables, built; loom models
+/// left out (they are compiled out without `--cfg loom`: `cargo xtask loom`).
+pub fn test_exes() -> Result<(Vec<cargo::Package>, Vec<TestExe>)> {
+    let packages = cargo::workspace()?;
+    let build = Cmd::cargo(&[
+        "test",
+        "--workspace",
+        "--tests",
+        "--no-run",
+        "--message-format=json",
+    ]);
+    let exes = cargo::test_executables(build, &packages)?
+        .into_iter()
+        .filter(|e| !e.target.starts_with("loom_"))
+        .collect();
+    Ok((packages, exes))
+}
+
 /// Runs one ignored test alone; `Ok(report line, the bug)` if it failed
 /// naming its bug.
-fn judge(exe: &TestExe, name: &str) -> Result<(String, ShownBug)> {
+pub fn judge(exe: &TestExe, name: &str) -> Result<(String, ShownBug)> {
     let who = format!("{} {}", exe.selector(), name);
     let run = exe
         .cmd(&["--ignored", "--exact", name])

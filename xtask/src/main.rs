@@ -8,10 +8,13 @@
 //!   reset), and `exercise verify`, CI's check of them both ways;
 //! - `catalogue`: the book's catalogue of bugs against the tests, both ways;
 //! - `ftf`: the failing-then-fixed check alone;
+//! - `audit [N]`: every reproduction and red check N times under load (the
+//!   determinism audit);
 //! - `loom`: the loom models alone;
 //! - `book` / `serve`: build the book, or serve it (installing mdBook);
 //! - `timelines`: regenerate the book's generated assets from real runs.
 
+mod audit;
 mod book;
 mod cargo;
 mod catalogue;
@@ -37,6 +40,8 @@ cargo xtask <command>
               a student's exercises, one command each (`cargo xtask exercise help`)
   catalogue   check the book's catalogue of bugs (book/src/catalogue.md) against the tests
   ftf         the failing-then-fixed check: every ignored test must fail, naming its bug
+  audit [N]   run every reproduction and red check N times (default 20) with every core
+              loaded, and name any whose verdict changed
   loom        the loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS=3)
   book        build the book with link checking
   tools       install the pinned book tools (mdbook, mdbook-linkcheck2) if needed
@@ -72,6 +77,14 @@ fn dispatch(args: &[String]) -> cmd::Result {
         "exercise" => exercise::run(rest),
         "catalogue" => done(flags).and_then(|()| catalogue::check().map(|_| ())),
         "ftf" => done(flags).and_then(|()| ftf::run().map(|_| ())),
+        "audit" => {
+            let runs: usize = flags.opt_free_from_str().map_err(bad)?.unwrap_or(20);
+            done(flags)?;
+            if runs == 0 {
+                return Err("audit: N must be at least 1".to_string());
+            }
+            audit::run(runs)
+        }
         "loom" => done(flags).and_then(|()| loom::run().map(|_| ())),
         "book" => done(flags).and_then(|()| book::build()),
         "tools" => done(flags).and_then(|()| tools::ensure()),
