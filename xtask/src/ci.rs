@@ -3,7 +3,7 @@
 
 use crate::cargo;
 use crate::cmd::{Cmd, Result, banner, secs};
-use crate::{audit, book, catalogue, exercise, ftf, loom};
+use crate::{audit, book, catalogue, exercise, ftf, jdk, loom};
 use std::time::{Duration, Instant};
 
 /// `cargo test --workspace` must stay under this, after the build.
@@ -47,6 +47,10 @@ const STEPS: &[Step] = &[
     Step {
         name: "loom models",
         run: loom_models,
+    },
+    Step {
+        name: "the JDK side by side",
+        run: jdk_side_by_side,
     },
     Step {
         name: "generated book assets",
@@ -180,6 +184,11 @@ const AUDIT_RUNS: usize = 2;
 fn determinism() -> Result<String> {
     audit::run(AUDIT_RUNS)?;
     Ok(format!("{AUDIT_RUNS} runs each, no verdict changed"))
+}
+
+fn jdk_side_by_side() -> Result<String> {
+    jdk::run(false)?;
+    Ok(String::new())
 }
 
 fn catalogue() -> Result<String> {

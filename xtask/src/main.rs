@@ -11,6 +11,7 @@
 //! - `audit [N]`: every reproduction and red check N times under load (the
 //!   determinism audit);
 //! - `loom`: the loom models alone;
+//! - `jdk [--write]`: the same scenarios on the JDK and on ours, side by side;
 //! - `book` / `serve`: build the book, or serve it (installing mdBook);
 //! - `timelines`: regenerate the book's generated assets from real runs.
 
@@ -23,6 +24,7 @@ mod cmd;
 mod exercise;
 mod ftf;
 mod generators;
+mod jdk;
 mod loom;
 mod screenshots;
 mod timelines;
@@ -42,6 +44,9 @@ cargo xtask <command>
   ftf         the failing-then-fixed check: every ignored test must fail, naming its bug
   audit [N]   run every reproduction and red check N times (default 20) with every core
               loaded, and name any whose verdict changed
+  jdk [--write]
+              run the same scenarios on the JDK and on our Timer and pool, side by side;
+              --write updates the book's table
   loom        the loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS=3)
   book        build the book with link checking
   tools       install the pinned book tools (mdbook, mdbook-linkcheck2) if needed
@@ -86,6 +91,11 @@ fn dispatch(args: &[String]) -> cmd::Result {
             audit::run(runs)
         }
         "loom" => done(flags).and_then(|()| loom::run().map(|_| ())),
+        "jdk" => {
+            let write = flags.contains("--write");
+            done(flags)?;
+            jdk::run(write)
+        }
         "book" => done(flags).and_then(|()| book::build()),
         "tools" => done(flags).and_then(|()| tools::ensure()),
         "serve" => {
