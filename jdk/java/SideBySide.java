@@ -8,7 +8,10 @@ import java.util.TimerTask;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -165,6 +168,66 @@ public class SideBySide {
         }
     }
 
+    // The scheduled pool's shutdown defaults: a delayed one-shot task still
+    // runs; a periodic task is cancelled.
+    static void scheduledShutdown() throws Exception {
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(2);
+        AtomicInteger oneShot = new AtomicInteger();
+        pool.schedule(oneShot::incrementAndGet, 50, TimeUnit.MILLISECONDS);
+        CountDownLatch ranOnce = new CountDownLatch(1);
+        ScheduledFuture<?> periodic = pool.scheduleAtFixedRate(ranOnce::countDown, 0, 10, TimeUnit.MILLISECONDS);
+        ranOnce.await();
+        pool.shutdown();
+        pool.awaitTermination(5, TimeUnit.SECONDS);
+        line("scheduled pool: a delayed task, then shutdown", oneShot.get() == 1 ? "ran" : "did not run");
+        line("scheduled pool: a periodic task, then shutdown", periodic.isCancelled() ? "cancelled" : "not cancelled");
+    }
+
+    // A periodic task that throws on its third run stops, and get() fails
+    // with the cause.
+    static void periodicThrows() throws Exception {
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(2);
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledFuture<?> f = pool.scheduleAtFixedRate(() -> {
+            if (runs.incrementAndGet() == 3) {
+                throw new RuntimeException("the third run fails, on purpose");
+            }
+        }, 0, 5, TimeUnit.MILLISECONDS);
+        String got;
+        try {
+            f.get();
+            got = "returned";
+        } catch (ExecutionException e) {
+            got = e.getCause().getMessage().contains("on purpose") ? "failed with its cause" : "failed";
+        }
+        line("scheduled pool: a periodic task fails on its third run", "stopped after " + runs.get() + " runs; get: " + got);
+        pool.shutdown();
+        pool.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    // A fixed-rate task whose runs outlast its period never overlaps itself.
+    static void fixedRateNeverOverlaps() throws Exception {
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(4);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch fiveRuns = new CountDownLatch(5);
+        ScheduledFuture<?> f = pool.scheduleAtFixedRate(() -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            running.decrementAndGet();
+            fiveRuns.countDown();
+        }, 0, 5, TimeUnit.MILLISECONDS);
+        fiveRuns.await();
+        f.cancel(false);
+        pool.shutdown();
+        pool.awaitTermination(5, TimeUnit.SECONDS);
+        line("scheduled pool: fixed rate 5 ms, runs of 20 ms, 4 threads", "at most " + most.get() + " run at a time");
+    }
+
     public static void main(String[] args) throws Exception {
         timerCancel();
         timerTaskThrows();
@@ -173,5 +236,8 @@ public class SideBySide {
         poolGrowth(true);
         shutdownNow();
         rejectedAfterShutdown();
+        scheduledShutdown();
+        periodicThrows();
+        fixedRateNeverOverlaps();
     }
 }

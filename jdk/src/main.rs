@@ -17,8 +17,10 @@ use interrupt_cancel::timer::{TaskState, Timer};
 use kit::gate::Gate;
 use kit::ms;
 use threadpool_executor::ThreadPool;
+use threadpool_executor::future::FutureError;
 use threadpool_executor::queue::TaskQueue;
 use threadpool_executor::reject::{Abort, CallerRuns, Discard, DiscardOldest, RejectPolicy};
+use threadpool_executor::scheduled::ScheduledThreadPool;
 use threadpool_executor::task::Task;
 
 const FAR: Duration = Duration::from_secs(3600);
@@ -188,6 +190,94 @@ fn rejected_after_shutdown() {
     one("discard oldest", DiscardOldest);
 }
 
+/// The scheduled pool's shutdown defaults: a delayed one-shot task still
+/// runs; a periodic task is cancelled.
+fn scheduled_shutdown() {
+    let pool = ScheduledThreadPool::new(2).expect("a valid pool");
+    let one_shot = Arc::new(AtomicUsize::new(0));
+    let o = Arc::clone(&one_shot);
+    pool.schedule(ms(50), move || {
+        o.fetch_add(1, SeqCst);
+    })
+    .expect("accepted");
+    let ran_once = Arc::new(Gate::new());
+    let r = Arc::clone(&ran_once);
+    let periodic = pool
+        .schedule_at_fixed_rate(Duration::ZERO, ms(10), move || r.open())
+        .expect("accepted");
+    ran_once.waiter().wait();
+    pool.shutdown();
+    pool.await_termination(Duration::from_secs(5));
+    let ran = if one_shot.load(SeqCst) == 1 {
+        "ran"
+    } else {
+        "did not run"
+    };
+    line("scheduled pool: a delayed task, then shutdown", ran);
+    let cancelled = if periodic.is_cancelled() {
+        "cancelled"
+    } else {
+        "not cancelled"
+    };
+    line("scheduled pool: a periodic task, then shutdown", cancelled);
+}
+
+/// A periodic task that panics on its third run stops, and `get` fails
+/// with the cause (Java: `ExecutionException`).
+fn periodic_panics() {
+    let pool = ScheduledThreadPool::new(2).expect("a valid pool");
+    let runs = Arc::new(AtomicUsize::new(0));
+    let r = Arc::clone(&runs);
+    let future = pool
+        .schedule_at_fixed_rate(Duration::ZERO, ms(5), move || {
+            if r.fetch_add(1, SeqCst) + 1 == 3 {
+                std::panic::panic_any(ON_PURPOSE);
+            }
+        })
+        .expect("accepted");
+    let got = match future.get() {
+        Ok(()) => "returned",
+        Err(FutureError::Panicked(cause)) if cause.contains("on purpose") => {
+            "failed with its cause"
+        }
+        Err(_) => "failed",
+    };
+    line(
+        "scheduled pool: a periodic task fails on its third run",
+        &format!("stopped after {} runs; get: {got}", runs.load(SeqCst)),
+    );
+    pool.shutdown();
+    pool.await_termination(Duration::from_secs(5));
+}
+
+/// A fixed-rate task whose runs outlast its period never overlaps itself.
+fn fixed_rate_never_overlaps() {
+    let pool = ScheduledThreadPool::new(4).expect("a valid pool");
+    let running = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let runs = Arc::new(AtomicUsize::new(0));
+    let (r, m, n) = (Arc::clone(&running), Arc::clone(&most), Arc::clone(&runs));
+    let future = pool
+        .schedule_at_fixed_rate(Duration::ZERO, ms(5), move || {
+            m.fetch_max(r.fetch_add(1, SeqCst) + 1, SeqCst);
+            std::thread::sleep(ms(20)); // the run's work
+            r.fetch_sub(1, SeqCst);
+            n.fetch_add(1, SeqCst);
+        })
+        .expect("accepted");
+    assert!(
+        kit::eventually(ms(5000), || runs.load(SeqCst) >= 5),
+        "five runs"
+    );
+    future.cancel(false);
+    pool.shutdown();
+    pool.await_termination(Duration::from_secs(5));
+    line(
+        "scheduled pool: fixed rate 5 ms, runs of 20 ms, 4 threads",
+        &format!("at most {} run at a time", most.load(SeqCst)),
+    );
+}
+
 /// The panic this program raises on purpose (the Java side's throwing task
 /// prints its stack trace to stderr; this keeps ours quiet instead).
 const ON_PURPOSE: &str = "a task that panics, on purpose";
@@ -206,4 +296,7 @@ fn main() {
     pool_growth(true);
     shutdown_now();
     rejected_after_shutdown();
+    scheduled_shutdown();
+    periodic_panics();
+    fixed_rate_never_overlaps();
 }
