@@ -168,6 +168,48 @@ public class SideBySide {
         }
     }
 
+    // A full pool (1 thread busy, a queue of 1 full) offered one more task,
+    // under each rejection policy: what happens to it, and to the queued one?
+    static void rejectedWhenFull() throws InterruptedException {
+        String[] names = {"abort", "caller runs", "discard", "discard oldest"};
+        java.util.concurrent.RejectedExecutionHandler[] policies = {
+            new ThreadPoolExecutor.AbortPolicy(),
+            new ThreadPoolExecutor.CallerRunsPolicy(),
+            new ThreadPoolExecutor.DiscardPolicy(),
+            new ThreadPoolExecutor.DiscardOldestPolicy(),
+        };
+        for (int i = 0; i < policies.length; i++) {
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS,
+                    new ArrayBlockingQueue<>(1), policies[i]);
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch gate = new CountDownLatch(1);
+            pool.execute(() -> {
+                started.countDown();
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            started.await();
+            AtomicInteger queuedRan = new AtomicInteger();
+            AtomicInteger newRan = new AtomicInteger();
+            pool.execute(queuedRan::incrementAndGet);
+            String offer;
+            try {
+                pool.execute(newRan::incrementAndGet);
+                offer = newRan.get() == 1 ? "ran on the caller" : "returned normally";
+            } catch (RejectedExecutionException e) {
+                offer = "refused to the caller";
+            }
+            gate.countDown();
+            pool.shutdown();
+            pool.awaitTermination(5, TimeUnit.SECONDS);
+            line("pool: full, one more task, policy " + names[i],
+                    offer + "; then the queued task ran " + queuedRan.get() + ", the new one " + newRan.get());
+        }
+    }
+
     // The scheduled pool's shutdown defaults: a delayed one-shot task still
     // runs; a periodic task is cancelled.
     static void scheduledShutdown() throws Exception {
@@ -235,6 +277,7 @@ public class SideBySide {
         poolGrowth(false);
         poolGrowth(true);
         shutdownNow();
+        rejectedWhenFull();
         rejectedAfterShutdown();
         scheduledShutdown();
         periodicThrows();

@@ -159,6 +159,58 @@ fn shutdown_now() {
     );
 }
 
+/// A full pool (1 thread busy, a queue of 1 full) offered one more task,
+/// under each rejection policy: what happens to it, and to the queued one?
+fn rejected_when_full() {
+    fn one(name: &str, policy: impl RejectPolicy<Task>) {
+        let pool = ThreadPool::builder()
+            .core_pool_size(1)
+            .maximum_pool_size(1)
+            .queue(TaskQueue::bounded(1).expect("a capacity of 1"))
+            .reject_policy(policy)
+            .build()
+            .expect("a valid pool");
+        let (gate, started) = (Gate::new(), Arc::new(Gate::new()));
+        let (waiter, start) = (gate.waiter(), Arc::clone(&started));
+        pool.execute(move || {
+            start.open();
+            waiter.wait();
+        })
+        .expect("accepted");
+        started.waiter().wait();
+        let counter = || Arc::new(AtomicUsize::new(0));
+        let (queued_ran, new_ran) = (counter(), counter());
+        let q = Arc::clone(&queued_ran);
+        pool.execute(move || {
+            q.fetch_add(1, SeqCst);
+        })
+        .expect("queued");
+        let n = Arc::clone(&new_ran);
+        let offer = match pool.execute(move || {
+            n.fetch_add(1, SeqCst);
+        }) {
+            Err(_) => "refused to the caller",
+            Ok(()) if new_ran.load(SeqCst) == 1 => "ran on the caller",
+            Ok(()) => "returned normally",
+        };
+        gate.open();
+        pool.shutdown();
+        pool.await_termination(Duration::from_secs(5));
+        line(
+            &format!("pool: full, one more task, policy {name}"),
+            &format!(
+                "{offer}; then the queued task ran {}, the new one {}",
+                queued_ran.load(SeqCst),
+                new_ran.load(SeqCst)
+            ),
+        );
+    }
+    one("abort", Abort);
+    one("caller runs", CallerRuns);
+    one("discard", Discard);
+    one("discard oldest", DiscardOldest);
+}
+
 /// A task offered after shutdown, under each rejection policy.
 fn rejected_after_shutdown() {
     fn one(name: &str, policy: impl RejectPolicy<Task>) {
@@ -295,6 +347,7 @@ fn main() {
     pool_growth(false);
     pool_growth(true);
     shutdown_now();
+    rejected_when_full();
     rejected_after_shutdown();
     scheduled_shutdown();
     periodic_panics();
