@@ -2,26 +2,39 @@
 //!
 //! Every bug's forced reproduction (a default test named `*_reproduces`)
 //! must pass on every run, and every ignored red check must fail naming
-//! its bug on every run, however loaded the machine. The audit runs each
-//! of them N times (20 unless told) while a busy thread per core keeps
-//! every core loaded, and reports any test whose verdict changed even
-//! once, with the output of the run that changed. The failing-then-fixed
-//! check (`ftf.rs`) asks each red check once on a quiet machine; this asks
-//! all of them many times on a loaded one.
+//! its bug on every run, however loaded the machine: a race is forced by a
+//! pause point, never hoped for. The audit takes that promise at its word.
+//! It runs each of them N times (20 unless told) while one busy thread per
+//! core, started here, keeps every core loaded, and names any test whose
+//! verdict changed even once: a reproduction that failed, a red check that
+//! passed or failed without naming its bug, each with what that run
+//! printed (its first lines: the panic message and the numbers).
+//!
+//! The failing-then-fixed check (`ftf.rs`) asks each red check once, in
+//! parallel; this asks every reproduction and red check many times, one at
+//! a time: the busy threads already take the cores. The harness cannot
+//! repeat a test inside one process, so each run is its own `--exact` run
+//! of the test executable (a start costs about 10 ms). The build, the list
+//! of tests, the run of one test alone under a time limit and the judge of
+//! a red check are `ftf.rs`'s, shared, so both checks judge alike.
+//!
+//! On the 2-core machine this was written on, one run of all 54 takes
+//! about 30 s under load: CI runs 2 (`ci.rs`), and `cargo xtask audit 20`
+//! (about 10 minutes) is the long run.
 
 use crate::cargo::{self, TestExe};
 use crate::cmd::{Result, banner, secs};
-use crate::ftf::{self, last_lines, panic_message};
+use crate::ftf::{self, first_lines, who};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// How long one run of one test may take.
-const LIMIT: Duration = Duration::from_secs(120);
+/// How many lines of a run that went the wrong way the report shows.
+const SHOWN_LINES: usize = 8;
 
 /// What a test must do on every run.
 #[derive(Clone, Copy, PartialEq)]
 enum Expect {
-    /// A reproduction: pass.
+    /// A forced reproduction: pass.
     Pass,
     /// A red check: fail, naming its bug.
     Red,
@@ -29,12 +42,19 @@ enum Expect {
 
 /// One test's runs.
 struct Tally {
+    /// Its executable, an index into the built ones.
     exe: usize,
     name: String,
     expect: Expect,
-    good: usize,
-    /// The first run that went the other way: what it printed.
-    changed: Option<String>,
+    /// Runs that exited with success, and runs that did not.
+    passed: usize,
+    failed: usize,
+    /// Runs whose verdict was not the expected one (1-based).
+    changed: Vec<usize>,
+    /// The first such run of each kind (one that passed, one that failed:
+    /// a red check can go wrong both ways), with why and what it printed.
+    shown: Vec<(usize, bool, String)>,
+    took: Duration,
 }
 
 /// Runs the audit: `runs` times each, under load; fails naming every test
@@ -43,7 +63,7 @@ pub fn run(runs: usize) -> Result {
     banner(&format!(
         "determinism audit: every reproduction and red check, {runs} time(s) each, every core loaded"
     ));
-    let (_, exes) = ftf::test_exes()?;
+    let (packages, exes) = ftf::test_exes()?;
     let mut tallies = Vec::new();
     for (i, exe) in exes.iter().enumerate() {
         for name in cargo::default_tests(exe)? {
@@ -59,70 +79,92 @@ pub fn run(runs: usize) -> Result {
             tallies.push(tally(i, name, Expect::Red));
         }
     }
+    // Teaching order, each bug's reproduction before its red check.
+    tallies.sort_by_key(|t| {
+        let (stage, number, name) = ftf::teaching_rank(&packages, &exes[t.exe], &t.name);
+        (stage, number, t.expect == Expect::Red, name)
+    });
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     println!(
-        "{} reproductions and {} red checks",
+        "{} reproductions and {} red checks, {runs} run(s) each, one at a time, \
+         beside {cores} busy thread(s)",
         tallies.iter().filter(|t| t.expect == Expect::Pass).count(),
         tallies.iter().filter(|t| t.expect == Expect::Red).count()
     );
+
     let start = Instant::now();
-    let stop = AtomicBool::new(false);
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..cores {
-            s.spawn(|| {
-                while !stop.load(Ordering::Relaxed) {
-                    std::hint::spin_loop();
-                }
-            });
-        }
+    // The table's rows come as each test's runs end: a long audit shows
+    // where it is.
+    println!();
+    println!(
+        "  {:<7} {:>4} {:>6} {:>6}  {:<6} {:>7}  test",
+        "expect", "runs", "passed", "failed", "stable", "time"
+    );
+    under_load(cores, || {
         for t in &mut tallies {
-            for _ in 0..runs {
-                match once(&exes[t.exe], &t.name, t.expect) {
-                    Ok(()) => t.good += 1,
-                    Err(what) => {
-                        t.changed.get_or_insert(what);
+            let exe = &exes[t.exe];
+            let t0 = Instant::now();
+            for k in 1..=runs {
+                let (passed, change) = once(exe, &t.name, t.expect);
+                if passed {
+                    t.passed += 1;
+                } else {
+                    t.failed += 1;
+                }
+                if let Some(what) = change {
+                    t.changed.push(k);
+                    if !t.shown.iter().any(|(_, p, _)| *p == passed) {
+                        t.shown.push((k, passed, what));
                     }
                 }
             }
+            t.took = t0.elapsed();
+            println!("{}", row(t, exe, runs));
         }
-        stop.store(true, Ordering::Relaxed);
     });
-    let unstable: Vec<&Tally> = tallies.iter().filter(|t| t.good < runs).collect();
-    for t in &tallies {
-        let verdict = if t.good == runs { "stable" } else { "CHANGED" };
-        let expect = match t.expect {
-            Expect::Pass => "passes",
-            Expect::Red => "red",
-        };
+    let took = start.elapsed();
+
+    let unstable: Vec<&Tally> = tallies.iter().filter(|t| !t.changed.is_empty()).collect();
+    for t in &unstable {
+        println!();
         println!(
-            "  {verdict:<8} {expect:<7} {:>3}/{runs}  {} {}",
-            t.good,
-            exes[t.exe].selector(),
-            t.name
+            "CHANGED: {} went the other way in run(s) {} of {runs}",
+            who(&exes[t.exe], &t.name),
+            list(&t.changed),
         );
+        for (k, _, what) in &t.shown {
+            println!("  run {k}:");
+            for line in what.lines() {
+                println!("    {line}");
+            }
+        }
     }
+    println!();
     println!(
-        "audit: {} test(s), {runs} run(s) each, under load on {cores} core(s), in {}; {} changed",
+        "audit: {} test(s), {runs} run(s) each, under load on {cores} core(s), in {} \
+         ({} a round of all); {} verdict(s) changed",
         tallies.len(),
-        secs(start.elapsed()),
+        secs(took),
+        secs(took / runs as u32),
         unstable.len()
     );
     if unstable.is_empty() {
         return Ok(());
     }
-    Err(unstable
-        .iter()
-        .map(|t| {
-            format!(
-                "{} {}: {}/{runs} as expected; a run that was not:\n{}",
-                exes[t.exe].selector(),
-                t.name,
-                t.good,
-                t.changed.as_deref().unwrap_or("")
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n"))
+    Err(format!(
+        "the determinism audit found {} test(s) whose verdict changed under load:\n  {}",
+        unstable.len(),
+        unstable
+            .iter()
+            .map(|t| format!(
+                "{}: {} of {runs} run(s) not as expected (runs {})",
+                who(&exes[t.exe], &t.name),
+                t.changed.len(),
+                list(&t.changed)
+            ))
+            .collect::<Vec<_>>()
+            .join("\n  ")
+    ))
 }
 
 fn tally(exe: usize, name: String, expect: Expect) -> Tally {
@@ -130,33 +172,103 @@ fn tally(exe: usize, name: String, expect: Expect) -> Tally {
         exe,
         name,
         expect,
-        good: 0,
-        changed: None,
+        passed: 0,
+        failed: 0,
+        changed: Vec::new(),
+        shown: Vec::new(),
+        took: Duration::ZERO,
     }
 }
 
-/// One run of one test; `Err` with what it printed if it did not do what
-/// it must.
-fn once(exe: &TestExe, name: &str, expect: Expect) -> std::result::Result<(), String> {
-    match expect {
+/// One row of the table.
+fn row(t: &Tally, exe: &TestExe, runs: usize) -> String {
+    let expect = match t.expect {
+        Expect::Pass => "passes",
+        Expect::Red => "red",
+    };
+    let stable = if t.changed.is_empty() { "yes" } else { "NO" };
+    format!(
+        "  {expect:<7} {runs:>4} {:>6} {:>6}  {stable:<6} {:>7}  {}",
+        t.passed,
+        t.failed,
+        secs(t.took),
+        who(exe, &t.name)
+    )
+}
+
+/// One run of one test: whether it passed, and, if it did not do what it
+/// must, why and what it printed.
+fn once(exe: &TestExe, name: &str, expect: Expect) -> (bool, Option<String>) {
+    let run = match ftf::run_alone(exe, name, expect == Expect::Red) {
+        Ok(run) => run,
+        Err(e) => return (false, Some(e)),
+    };
+    let passed = run.passed();
+    let shown = || first_lines(&run.output, name, SHOWN_LINES).join("\n");
+    let change = match expect {
         // A red check is judged exactly as the failing-then-fixed check
         // judges it: failed, naming its bug.
-        Expect::Red => ftf::judge(exe, name).map(|_| ()),
-        Expect::Pass => {
-            let run = exe
-                .cmd(&["--exact", name])
-                .capture(LIMIT)
-                .map_err(|e| e.to_string())?;
-            if run.passed() && !run.output.contains("running 0 tests") {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{} ({}): {}",
-                    name,
-                    run.how(),
-                    panic_message(&run.output).unwrap_or_else(|| last_lines(&run.output, 8))
-                ))
-            }
+        Expect::Red => ftf::red_verdict(exe, name, &run)
+            .err()
+            .map(|e| format!("{e}\n{}", shown())),
+        Expect::Pass if passed => None,
+        Expect::Pass => Some(format!("failed ({})\n{}", run.how(), shown())),
+    };
+    (passed, change)
+}
+
+/// Runs `work` with one busy thread per core spinning beside it. Every busy
+/// thread is told to stop and joined before this returns, also if `work`
+/// panics.
+fn under_load<T>(cores: usize, work: impl FnOnce() -> T) -> T {
+    /// Raises the flag when dropped: at the end of `work`, or on its unwind.
+    struct StopOnDrop<'a>(&'a AtomicBool);
+    impl Drop for StopOnDrop<'_> {
+        fn drop(&mut self) {
+            // ORDERING: the flag carries no data; a busy thread needs only
+            // to see it eventually, and the scope's join orders the rest.
+            self.0.store(true, Ordering::Relaxed);
         }
+    }
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let _stop = StopOnDrop(&stop);
+        for _ in 0..cores {
+            s.spawn(|| {
+                // ORDERING: as above.
+                while !stop.load(Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+            });
+        }
+        work()
+    })
+}
+
+/// "3, 7, 12".
+fn list(runs: &[usize]) -> String {
+    runs.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn busy_threads_stop_and_join_even_if_the_work_panics() {
+        let spun = AtomicUsize::new(0);
+        assert_eq!(under_load(2, || 7), 7);
+        let caught = std::panic::catch_unwind(|| {
+            under_load(2, || {
+                spun.fetch_add(1, Ordering::Relaxed);
+                panic!("on purpose");
+            })
+        });
+        assert!(caught.is_err());
+        assert_eq!(spun.load(Ordering::Relaxed), 1);
     }
 }

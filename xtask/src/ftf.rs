@@ -5,15 +5,21 @@
 //! and its failure must name the bug: the test is named after its curriculum
 //! ID (`c1_lost_wakeup_on_racy`), so its message must carry `C1`. The log
 //! then reads as the list of bugs the workspace shows.
+//!
+//! Its pieces are shared with the determinism audit (`audit.rs`), which
+//! asks the same questions many times on a loaded machine: the build
+//! ([`test_exes`]), a run of one test alone under a time limit
+//! ([`run_alone`]), the red-check judge ([`red_verdict`]) and the teaching
+//! order ([`teaching_rank`]).
 
 use crate::cargo::{self, TestExe};
-use crate::cmd::{Cmd, Result, banner, secs};
+use crate::cmd::{Captured, Cmd, Result, banner, secs};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// How long one ignored test may run: a bug shows in seconds; a test that
+/// How long one test may run alone: a bug shows in seconds; a test that
 /// hangs is a broken demonstration, not a shown bug.
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -49,19 +55,7 @@ pub fn run() -> Result<Outcome> {
         }
     }
     // The log lists the bugs in teaching order: stage by stage, then by ID.
-    let rank = |(i, name): &(usize, String)| {
-        let stage = packages
-            .iter()
-            .position(|p| p.name == exes[*i].package)
-            .unwrap_or(usize::MAX);
-        let id = bug_id(name).unwrap_or_default();
-        let number: u32 = id
-            .trim_start_matches(|c: char| c.is_ascii_alphabetic())
-            .parse()
-            .unwrap_or(u32::MAX);
-        (stage, number, name.clone())
-    };
-    jobs.sort_by_key(rank);
+    jobs.sort_by_key(|(i, name)| teaching_rank(&packages, &exes[*i], name));
     println!(
         "{} ignored tests in {} test targets; running each alone",
         jobs.len(),
@@ -148,24 +142,76 @@ pub fn test_exes() -> Result<(Vec<cargo::Package>, Vec<TestExe>)> {
         "--no-run",
         "--message-format=json",
     ]);
+    let loom: Vec<(String, Vec<String>)> = packages
+        .iter()
+        .map(|p| (p.name.clone(), p.loom_tests()))
+        .collect();
     let exes = cargo::test_executables(build, &packages)?
         .into_iter()
-        .filter(|e| !e.target.starts_with("loom_"))
+        .filter(|e| {
+            !e.target.starts_with("loom_")
+                && !loom
+                    .iter()
+                    .any(|(p, tests)| *p == e.package && tests.contains(&e.target))
+        })
         .collect();
     Ok((packages, exes))
+}
+
+/// Where a test stands in teaching order: its stage (as the root
+/// Cargo.toml lists the members), then its ID's number, then its name.
+pub fn teaching_rank(
+    packages: &[cargo::Package],
+    exe: &TestExe,
+    name: &str,
+) -> (usize, u32, String) {
+    let stage = packages
+        .iter()
+        .position(|p| p.name == exe.package)
+        .unwrap_or(usize::MAX);
+    let id = bug_id(name).unwrap_or_default();
+    let number: u32 = id
+        .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+        .parse()
+        .unwrap_or(u32::MAX);
+    (stage, number, name.to_owned())
+}
+
+/// Runs one test alone (`--exact`; an ignored one with `--ignored`), killed
+/// after [`LIMIT`]. `--show-output` keeps what a passing test printed, so a
+/// run that went the wrong way can be shown with its numbers. Fails if the
+/// name selected no test.
+pub fn run_alone(exe: &TestExe, name: &str, ignored: bool) -> Result<Captured> {
+    let mut args = vec!["--exact", name, "--show-output"];
+    if ignored {
+        args.insert(0, "--ignored");
+    }
+    let run = exe
+        .cmd(&args)
+        .capture(LIMIT)
+        .map_err(|e| format!("{}: {e}", who(exe, name)))?;
+    if run.output.contains("running 0 tests") {
+        return Err(format!("{}: `--exact` selected no test", who(exe, name)));
+    }
+    Ok(run)
+}
+
+/// A test as a student selects it: `condvar-timer --test c1_lost_wakeup
+/// c1_lost_wakeup_on_racy`.
+pub fn who(exe: &TestExe, name: &str) -> String {
+    format!("{} {}", exe.selector(), name)
 }
 
 /// Runs one ignored test alone; `Ok(report line, the bug)` if it failed
 /// naming its bug.
 pub fn judge(exe: &TestExe, name: &str) -> Result<(String, ShownBug)> {
-    let who = format!("{} {}", exe.selector(), name);
-    let run = exe
-        .cmd(&["--ignored", "--exact", name])
-        .capture(LIMIT)
-        .map_err(|e| format!("{who}: {e}"))?;
-    if run.output.contains("running 0 tests") {
-        return Err(format!("{who}: `--exact` selected no test"));
-    }
+    red_verdict(exe, name, &run_alone(exe, name, true)?)
+}
+
+/// Judges one run of an ignored test: `Ok(report line, the bug)` if it
+/// failed naming its bug.
+pub fn red_verdict(exe: &TestExe, name: &str, run: &Captured) -> Result<(String, ShownBug)> {
+    let who = who(exe, name);
     if run.passed() {
         return Err(format!("ignored means shows a bug: {who} passed"));
     }
@@ -257,6 +303,35 @@ pub fn panic_messages(output: &str) -> Vec<String> {
         .collect()
 }
 
+/// The first `n` lines a test printed, from its own section of the
+/// harness's output (`---- name stdout ----`, there for a failure and, under
+/// `--show-output`, for a pass) up to the backtrace: the panic message and
+/// the numbers logged around it. Without such a section (a run killed for
+/// taking too long), the last `n` lines of the whole output.
+pub fn first_lines(output: &str, name: &str, n: usize) -> Vec<String> {
+    let header = format!("---- {name} stdout ----");
+    let Some(start) = output.lines().position(|l| l.trim() == header) else {
+        let lines: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).collect();
+        return lines[lines.len().saturating_sub(n)..]
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+    };
+    output
+        .lines()
+        .skip(start + 1)
+        .take_while(|l| {
+            !(l.starts_with("stack backtrace:")
+                || l.starts_with("---- ")
+                || *l == "failures:"
+                || *l == "successes:")
+        })
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("note: run with `RUST_BACKTRACE"))
+        .take(n)
+        .map(|l| l.to_string())
+        .collect()
+}
+
 /// The last `n` non-empty lines of an output, joined by " | ".
 pub fn last_lines(output: &str, n: usize) -> String {
     let lines: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -301,5 +376,25 @@ mod tests {
             panic_messages(two),
             ["task 1 panics, on purpose", "I6 panic_kills_timer: lost"]
         );
+    }
+
+    #[test]
+    fn first_lines_are_the_tests_own() {
+        let failed = "running 1 test\ntest w2_x ... FAILED\n\nsuccesses:\n\nsuccesses:\n\nfailures:\n\n\
+                      ---- w2_x stdout ----\nadded at tick 3\n\nthread 'w2_x' (7) panicked at a.rs:1:1:\n\
+                      W2 cursor_race: ran at 636 ms\nnote: run with `RUST_BACKTRACE=1` environment variable\n\
+                      stack backtrace:\n   0: x\n\nfailures:\n    w2_x\n";
+        assert_eq!(
+            first_lines(failed, "w2_x", 8),
+            [
+                "added at tick 3",
+                "thread 'w2_x' (7) panicked at a.rs:1:1:",
+                "W2 cursor_race: ran at 636 ms"
+            ]
+        );
+        assert_eq!(first_lines(failed, "w2_x", 1), ["added at tick 3"]);
+        let passed = "test t1 ... ok\n\nsuccesses:\n\n---- t1 stdout ----\n3 wake-ups\n\nsuccesses:\n    t1\n";
+        assert_eq!(first_lines(passed, "t1", 8), ["3 wake-ups"]);
+        assert_eq!(first_lines("a\nb\n\nc\n", "t1", 2), ["b", "c"]);
     }
 }
