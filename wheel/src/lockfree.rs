@@ -183,7 +183,11 @@ impl LockFreeWheel {
             most_early_ns: StatU64::new(0),
             most_late_ns: StatU64::new(0),
         });
-        let (stop, stopped) = crossbeam_channel::bounded(1);
+        // Nothing is ever sent: dropping the sender is the stop. A channel
+        // of capacity zero, because its receive blocks at once; one with a
+        // buffer spins and yields first, and a ticker that a loaded machine
+        // has put behind never blocks at all.
+        let (stop, stopped) = crossbeam_channel::bounded(0);
         let ticker = {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
