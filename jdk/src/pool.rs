@@ -1,0 +1,211 @@
+//! ThreadPoolExecutor's scenarios, on stage 6's `ThreadPool`.
+//!
+//! Java's `execute` returns or throws `RejectedExecutionException`; ours
+//! returns `Ok` or `Err(Rejected)` (holding the task). Both read "refused to
+//! the caller".
+
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread::{self, ThreadId};
+use std::time::Duration;
+
+use kit::gate::Gate;
+use threadpool_executor::ThreadPool;
+use threadpool_executor::queue::TaskQueue;
+use threadpool_executor::reject::{Abort, CallerRuns, Discard, DiscardOldest, RejectPolicy};
+use threadpool_executor::task::Task;
+
+use crate::{ON_PURPOSE, line};
+
+/// Core 2, maximum 4, 8 tasks that block: an unbounded queue takes every
+/// task past the core, so the pool never grows; a bounded one fills, then
+/// the pool grows to its maximum, then it rejects.
+pub fn growth() {
+    for bounded in [false, true] {
+        let queue = if bounded {
+            TaskQueue::bounded(2).expect("a capacity of 2")
+        } else {
+            TaskQueue::unbounded()
+        };
+        let pool = ThreadPool::builder()
+            .core_pool_size(2)
+            .maximum_pool_size(4)
+            .keep_alive(Duration::from_secs(1))
+            .queue(queue)
+            .build()
+            .expect("a valid pool");
+        let gate = Gate::new();
+        let mut rejected = 0;
+        for _ in 0..8 {
+            let waiter = gate.waiter();
+            if pool.execute(move || waiter.wait()).is_err() {
+                rejected += 1;
+            }
+        }
+        let queue = if bounded {
+            "queue of 2"
+        } else {
+            "unbounded queue"
+        };
+        line(
+            &format!("pool: core 2, max 4, 8 blocking tasks, {queue}"),
+            &format!(
+                "largest pool {}, rejected {rejected}",
+                pool.largest_pool_size()
+            ),
+        );
+        gate.open();
+    }
+}
+
+/// A worker whose task panics (Java: throws) dies, and the pool starts
+/// another.
+pub fn worker_replaced() {
+    let pool = ThreadPool::builder()
+        .core_pool_size(1)
+        .maximum_pool_size(1)
+        .queue(TaskQueue::unbounded())
+        .build()
+        .expect("a valid pool");
+    let first: Arc<Mutex<Option<ThreadId>>> = Arc::default();
+    let f = Arc::clone(&first);
+    pool.execute(move || {
+        *f.lock().expect("not poisoned") = Some(thread::current().id());
+        std::panic::panic_any(ON_PURPOSE);
+    })
+    .expect("accepted");
+    let (tx, rx) = mpsc::channel();
+    pool.execute(move || {
+        let _ = tx.send(thread::current().id());
+    })
+    .expect("accepted");
+    let second = rx.recv().expect("the second task ran");
+    let same = *first.lock().expect("not poisoned") == Some(second);
+    line(
+        "pool: 1 thread, a task throws, then another task",
+        if same {
+            "the next task ran on the same thread"
+        } else {
+            "the next task ran on a new thread"
+        },
+    );
+    pool.shutdown();
+    pool.await_termination(Duration::from_secs(5));
+}
+
+/// A full pool (1 thread busy, a queue of 1 full) offered one more task,
+/// under each rejection policy: what happens to it, and to the queued one?
+pub fn rejected_when_full() {
+    fn one(name: &str, policy: impl RejectPolicy<Task>) {
+        let pool = ThreadPool::builder()
+            .core_pool_size(1)
+            .maximum_pool_size(1)
+            .queue(TaskQueue::bounded(1).expect("a capacity of 1"))
+            .reject_policy(policy)
+            .build()
+            .expect("a valid pool");
+        let (gate, started) = (Gate::new(), Arc::new(Gate::new()));
+        let (waiter, start) = (gate.waiter(), Arc::clone(&started));
+        pool.execute(move || {
+            start.open();
+            waiter.wait();
+        })
+        .expect("accepted");
+        started.waiter().wait();
+        let counter = || Arc::new(AtomicUsize::new(0));
+        let (queued_ran, new_ran) = (counter(), counter());
+        let q = Arc::clone(&queued_ran);
+        pool.execute(move || {
+            q.fetch_add(1, SeqCst);
+        })
+        .expect("queued");
+        let n = Arc::clone(&new_ran);
+        let offer = match pool.execute(move || {
+            n.fetch_add(1, SeqCst);
+        }) {
+            Err(_) => "refused to the caller",
+            Ok(()) if new_ran.load(SeqCst) == 1 => "ran on the caller",
+            Ok(()) => "returned normally",
+        };
+        gate.open();
+        pool.shutdown();
+        pool.await_termination(Duration::from_secs(5));
+        line(
+            &format!("pool: full, one more task, policy {name}"),
+            &format!(
+                "{offer}; then the queued task ran {}, the new one {}",
+                queued_ran.load(SeqCst),
+                new_ran.load(SeqCst)
+            ),
+        );
+    }
+    one("abort", Abort);
+    one("caller runs", CallerRuns);
+    one("discard", Discard);
+    one("discard oldest", DiscardOldest);
+}
+
+/// A task offered after shutdown, under each rejection policy.
+pub fn rejected_after_shutdown() {
+    fn one(name: &str, policy: impl RejectPolicy<Task>) {
+        let pool = ThreadPool::builder()
+            .core_pool_size(1)
+            .maximum_pool_size(1)
+            .queue(TaskQueue::unbounded())
+            .reject_policy(policy)
+            .build()
+            .expect("a valid pool");
+        pool.shutdown();
+        let ran = Arc::new(AtomicUsize::new(0));
+        let r = Arc::clone(&ran);
+        let what = match pool.execute(move || {
+            r.fetch_add(1, SeqCst);
+        }) {
+            Err(_) => "refused to the caller",
+            Ok(()) if ran.load(SeqCst) == 1 => "ran on the caller",
+            Ok(()) => "dropped without a word",
+        };
+        line(
+            &format!("pool: execute after shutdown, policy {name}"),
+            what,
+        );
+    }
+    one("abort", Abort);
+    one("caller runs", CallerRuns);
+    one("discard", Discard);
+    one("discard oldest", DiscardOldest);
+}
+
+/// `shutdown_now` hands back what was queued, and none of it runs.
+pub fn shutdown_now() {
+    let pool = ThreadPool::builder()
+        .core_pool_size(1)
+        .maximum_pool_size(1)
+        .queue(TaskQueue::unbounded())
+        .build()
+        .expect("a valid pool");
+    let gate = Gate::new();
+    let started = Arc::new(Gate::new());
+    let (waiter, start) = (gate.waiter(), Arc::clone(&started));
+    pool.execute(move || {
+        start.open();
+        waiter.wait();
+    })
+    .expect("accepted");
+    started.waiter().wait();
+    let ran = Arc::new(AtomicUsize::new(0));
+    for _ in 0..3 {
+        let ran = Arc::clone(&ran);
+        pool.execute(move || {
+            ran.fetch_add(1, SeqCst);
+        })
+        .expect("accepted");
+    }
+    let handed_back = pool.shutdown_now().len();
+    gate.open();
+    drop(pool);
+    line(
+        "pool: shutdown_now with 1 running and 3 queued",
+        &format!("handed back {handed_back}, ran {}", ran.load(SeqCst)),
+    );
+}
