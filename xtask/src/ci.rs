@@ -189,8 +189,7 @@ fn determinism() -> Result<String> {
 }
 
 fn jdk_side_by_side() -> Result<String> {
-    jdk::run(false)?;
-    Ok(String::new())
+    jdk::run(false)
 }
 
 fn catalogue() -> Result<String> {

@@ -94,7 +94,7 @@ fn dispatch(args: &[String]) -> cmd::Result {
         "jdk" => {
             let write = flags.contains("--write");
             done(flags)?;
-            jdk::run(write)
+            jdk::run(write).map(drop)
         }
         "book" => done(flags).and_then(|()| book::build()),
         "tools" => done(flags).and_then(|()| tools::ensure()),
