@@ -172,14 +172,17 @@ impl CpuShare {
         ((self.cpu + self.waited).as_secs_f64() / self.wall.as_secs_f64()).min(1.0)
     }
 
-    /// Whether the thread wanted a core for at least 80% of the window and
+    /// Whether the thread wanted a core for at least 60% of the window and
     /// got at least a tenth of one. Demand alone is not enough: on a loaded
     /// machine a ticker that wakes every few milliseconds waits for a core
     /// at each tick, and can be "ready to run" most of the window while
     /// using almost no CPU. A busy loop gets its share whatever the load
-    /// (a third of a core beside two other busy loops on two cores).
+    /// (a third of a core beside two other busy loops on two cores). And a
+    /// loop that spins through a queue's lock and a zero timeout (stage 6's
+    /// T16) blocks for moments on the lock: 71% demand and 43% of a core
+    /// beside a benchmark, where a thread that waits uses none.
     pub fn is_busy(&self) -> bool {
-        self.demand() >= 0.8 && self.fraction() >= 0.1
+        self.demand() >= 0.6 && self.fraction() >= 0.1
     }
 
     /// Whether the thread used under 5% of a core over the window. Not
