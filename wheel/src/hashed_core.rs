@@ -47,13 +47,17 @@ use crate::error::ConfigError;
 /// ```
 // ANCHOR: ticks_for
 pub fn ticks_for(deadline: Duration, tick: Duration) -> Option<u64> {
-    let tick = tick.as_nanos();
-    if tick == 0 {
-        return None;
+    let (deadline, tick) = (deadline.as_nanos(), tick.as_nanos());
+    match (u64::try_from(deadline), u64::try_from(tick)) {
+        (_, Ok(0)) => None,
+        // Both under 584 years, as every real deadline is: one 64-bit
+        // division. (A u128 one is two library calls, a tenth of what a
+        // schedule costs its caller.)
+        (Ok(deadline), Ok(tick)) => Some(deadline.div_ceil(tick)),
+        // Duration::MAX is about 1.8e28 ns, which no u64 holds: divide in
+        // u128, and the conversion says whether the tick count fits.
+        _ => u64::try_from(deadline.div_ceil(tick)).ok(),
     }
-    // u128: a deadline of Duration::MAX is about 1.8e28 ns, which no u64
-    // holds; the division brings it back, or the conversion says no.
-    u64::try_from(deadline.as_nanos().div_ceil(tick)).ok()
 }
 // ANCHOR_END: ticks_for
 

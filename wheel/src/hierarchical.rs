@@ -40,6 +40,7 @@ use crossbeam_channel::{Receiver, Sender};
 use parking_lot::{Mutex, RwLock};
 
 use crate::error::{ConfigError, Reason, Refused};
+use crate::hashed_core::ticks_for;
 use crate::job::{Executor, Job};
 use crate::levels::{Key, Levels, RANGE};
 
@@ -333,9 +334,9 @@ impl Shared {
         if delay > self.max_delay {
             return None;
         }
-        let at = Instant::now().checked_add(delay)?;
-        let since_start = at.duration_since(self.start).as_nanos();
-        u64::try_from(since_start.div_ceil(self.tick.as_nanos())).ok()
+        // The same rounding as the hashed wheel's, from the wheel's start.
+        let since_start = self.start.elapsed().checked_add(delay)?;
+        ticks_for(since_start, self.tick)
     }
 
     /// The tick now: the last tick that has begun.
