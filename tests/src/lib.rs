@@ -17,3 +17,5 @@
 //! Adding a stage: write an adapter for its timer in
 //! `tests/battery/versions.rs` and add it to `versions()`; then
 //! `cargo insta review` (or `INSTA_UPDATE=always`) to accept the new row.
+
+pub mod stress;

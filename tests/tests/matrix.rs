@@ -7,7 +7,7 @@ mod battery;
 
 use battery::matrix::{self, Column};
 use battery::versions::versions;
-use battery::{pools, scenarios, scheduled, wheels};
+use battery::{pools, scenarios, scheduled, stress, wheels};
 
 #[test]
 fn progression_matrix() {
@@ -38,6 +38,7 @@ fn progression_matrix() {
         Column::timer("W2 cursor race", wheels::cursor_race),
         Column::timer("W8 O(1) schedule", wheels::schedule_cost),
         Column::timer("idle wake-ups", wheels::idle_wakeups),
+        Column::any("nothing lost under stress", stress::nothing_lost),
     ];
     let rows = matrix::run(&versions, &columns);
     println!("{}", matrix::details(&versions, &columns, &rows));

@@ -3,7 +3,7 @@
 
 use crate::cargo;
 use crate::cmd::{Cmd, Result, banner, secs};
-use crate::{audit, book, catalogue, exercise, ftf, jdk, loom};
+use crate::{audit, book, catalogue, exercise, ftf, jdk, loom, stress};
 use std::time::{Duration, Instant};
 
 /// `cargo test --workspace` must stay under this, after the build.
@@ -35,6 +35,10 @@ const STEPS: &[Step] = &[
     Step {
         name: "failing-then-fixed",
         run: failing_then_fixed,
+    },
+    Step {
+        name: "stress: 5 x 100 000 tasks, none lost",
+        run: stress,
     },
     Step {
         // N is AUDIT_RUNS (a test holds them together).
@@ -108,6 +112,10 @@ fn summary(done: &[(&str, Duration, String)], failed: Option<(&str, Duration)>) 
     if let Some((name, took)) = failed {
         println!("  FAILED  {name:<32} {:>8}", secs(took));
     }
+}
+
+fn stress() -> Result<String> {
+    stress::run(stress::RUNS, None)
 }
 
 fn fmt() -> Result<String> {

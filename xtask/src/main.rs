@@ -10,6 +10,8 @@
 //! - `ftf`: the failing-then-fixed check alone;
 //! - `audit [N]`: every reproduction and red check N times under load (the
 //!   determinism audit);
+//! - `stress [--runs N] [--seed S]`: every finished version under stress,
+//!   every task accounted for once;
 //! - `loom`: the loom models alone;
 //! - `jdk [--write]`: the same scenarios on the JDK and on ours, side by side;
 //! - `book` / `serve`: build the book, or serve it (installing mdBook);
@@ -27,6 +29,7 @@ mod generators;
 mod jdk;
 mod loom;
 mod screenshots;
+mod stress;
 mod timelines;
 mod tools;
 
@@ -47,6 +50,9 @@ cargo xtask <command>
   jdk [--write]
               run the same scenarios on the JDK and on our Timer and pool, side by side;
               --write updates the book's table
+  stress [--runs N] [--seed S]
+              8 clients, 100 000 tasks, random delays and cancels, a shutdown midway, on
+              every finished version, N times (default 5); --seed replays one run
   loom        the loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS=3)
   book        build the book with link checking
   tools       install the pinned book tools (mdbook, mdbook-linkcheck2) if needed
@@ -89,6 +95,15 @@ fn dispatch(args: &[String]) -> cmd::Result {
                 return Err("audit: N must be at least 1".to_string());
             }
             audit::run(runs)
+        }
+        "stress" => {
+            let runs: usize = flags
+                .opt_value_from_str("--runs")
+                .map_err(bad)?
+                .unwrap_or(stress::RUNS);
+            let seed: Option<u64> = flags.opt_value_from_str("--seed").map_err(bad)?;
+            done(flags)?;
+            stress::run(runs, seed).map(|note| println!("{note}"))
         }
         "loom" => done(flags).and_then(|()| loom::run().map(|_| ())),
         "jdk" => {

@@ -15,6 +15,9 @@ pub struct Column {
     /// Runs the scenario against stage 6's pool; `None` if it asks
     /// nothing of one.
     pub pool: Option<fn(&PoolVersion) -> Outcome>,
+    /// Runs the scenario against any version, timer or pool, by its name;
+    /// when set, it is the only one asked.
+    pub any: Option<fn(&Version) -> Outcome>,
 }
 
 impl Column {
@@ -24,6 +27,7 @@ impl Column {
             heading,
             timer: Some(run),
             pool: None,
+            any: None,
         }
     }
 
@@ -33,6 +37,17 @@ impl Column {
             heading,
             timer: None,
             pool: Some(run),
+            any: None,
+        }
+    }
+
+    /// A column asked of every version alike.
+    pub const fn any(heading: &'static str, run: fn(&Version) -> Outcome) -> Column {
+        Column {
+            heading,
+            timer: None,
+            pool: None,
+            any: Some(run),
         }
     }
 
@@ -40,6 +55,7 @@ impl Column {
     /// none for that kind of version.
     fn run(&self, version: &Version) -> Outcome {
         let outcome = match (&version.pool, self.timer, self.pool) {
+            _ if self.any.is_some() => self.any.map(|run| run(version)),
             (None, Some(run), _) => Some(run(version)),
             (Some(pool), _, Some(run)) => Some(run(pool)),
             _ => None,
@@ -82,6 +98,8 @@ fn cell(outcome: &Outcome) -> String {
         Verdict::Unclear => "unclear".to_owned(),
         Verdict::NotApplicable => "n/a".to_owned(),
         Verdict::Cost(what) => what.to_owned(),
+        Verdict::Accounted(n) => format!("all {n}"),
+        Verdict::Lost { lost, twice } => format!("**{lost} lost, {twice} twice**"),
     }
 }
 

@@ -5,5 +5,6 @@ pub mod matrix;
 pub mod pools;
 pub mod scenarios;
 pub mod scheduled;
+pub mod stress;
 pub mod versions;
 pub mod wheels;

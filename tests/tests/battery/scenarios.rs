@@ -26,6 +26,16 @@ pub enum Verdict {
     /// Correct, but at a cost the cell names (a wheel that wakes every
     /// tick while idle: `ticks`); the number is in the details.
     Cost(&'static str),
+    /// Under stress, every one of this many tasks accounted for exactly
+    /// once (ran, cancelled and reported, refused, or handed back).
+    Accounted(usize),
+    /// Under stress, tasks accounted for by nothing, or more than once.
+    Lost {
+        /// Accounted for by nothing.
+        lost: usize,
+        /// Accounted for more than once.
+        twice: usize,
+    },
 }
 
 /// A verdict, and the numbers behind it.

@@ -1,0 +1,54 @@
+//! Nothing lost under stress, as a matrix column: each finished version
+//! runs the stress plan of `progression::stress` (8 clients, random delays
+//! and cancels, a shutdown midway) at full size, 100 000 tasks, once;
+//! `cargo xtask stress --runs N` runs it N times, each with a new seed. The
+//! seed is in the details; `STRESS_SEED=S` replays it.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use progression::stress::{self, Plan};
+
+use super::scenarios::{Outcome, Verdict};
+use super::versions::Version;
+
+/// The run's seed: `STRESS_SEED`, or the clock's nanoseconds.
+fn seed() -> u64 {
+    std::env::var("STRESS_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+        })
+}
+
+/// Every task accounted for exactly once, for the finished versions; n/a
+/// for the others, which have no per-task report to account with.
+pub fn nothing_lost(version: &Version) -> Outcome {
+    let Some(fixed) = stress::all().into_iter().find(|f| f.name == version.name) else {
+        return Outcome {
+            verdict: Verdict::NotApplicable,
+            detail: "not a finished version: a task discarded by its cancel or shutdown \
+                     is not reported"
+                .to_owned(),
+            joined: true,
+        };
+    };
+    let plan = Plan::full(seed());
+    let tally = (fixed.run)(plan);
+    Outcome {
+        verdict: if tally.all_accounted() {
+            Verdict::Accounted(tally.tasks)
+        } else {
+            Verdict::Lost {
+                lost: tally.lost,
+                twice: tally.twice,
+            }
+        },
+        detail: format!("{tally}; seed {}", plan.seed),
+        // `run` joins every thread the version started (`finish`).
+        joined: true,
+    }
+}
