@@ -400,20 +400,24 @@ pub fn long_task_delays_others(version: &Version) -> Outcome {
     }
 }
 
-/// I5: a task every 20 ms at a fixed rate, and a task that stalls a
-/// thread for 200 ms. Have the periods due by 240 ms all run: back to back
-/// once the stall ends (a timer's one thread), or on time on another
-/// thread (a pool)?
+/// I5: a task every 40 ms at a fixed rate, a task that stalls a thread
+/// for 3.75 periods, and a sentinel due at 3.5 periods. Did the 4 periodic
+/// runs due before the sentinel all run before it: back to back once the
+/// stall ends (a timer's one thread), or on time on another thread (a
+/// pool)? Counted in deadline order, not timed.
 pub fn fixed_rate_catches_up(version: &Version) -> Outcome {
     let name = unique_name("pm-i5");
     let rec = Recorder::new();
     let timer = (version.start)(&name);
-    timer.schedule(ms(0), Box::new(|| thread::sleep(ms(200)))); // the stall
+    // A period of 40 ms; the stall holds one thread 150 ms (3.75 periods)
+    // from the start.
+    let period = ms(40);
+    timer.schedule(ms(0), Box::new(|| thread::sleep(ms(150))));
     let r = rec.clone();
     let periodic = Box::new(move || {
         r.record("tick");
     });
-    if !timer.schedule_at_fixed_rate(ms(0), ms(20), periodic) {
+    if !timer.schedule_at_fixed_rate(ms(0), period, periodic) {
         finish(version, &name, timer);
         return Outcome {
             verdict: Verdict::NotApplicable,
@@ -421,28 +425,38 @@ pub fn fixed_rate_catches_up(version: &Version) -> Outcome {
             joined: gone_within(&name, ms(1000)),
         };
     }
-    // By 240 ms, 13 periods (0, 20, ..., 240 ms) were due. A timer with
-    // one thread ran none during the stall and must make them up in a
-    // burst once it ends; a pool ran them on its other thread.
-    let _ = rec.wait_until_count("tick", 13, ms(1000));
+    // The sentinel is due at 3.5 periods: the fixed-rate runs due before
+    // it are those at 0, 1, 2 and 3 periods. A version that keeps to the
+    // rate runs exactly those 4 first, in deadline order, however late the
+    // stall and the machine make them: one thread makes them up in a burst
+    // when the stall ends, a pool ran them on its other thread. A fixed
+    // delay would count from the first run, after the stall: 1.
+    let r = rec.clone();
+    timer.schedule(period * 7 / 2, Box::new(move || drop(r.record("sentinel"))));
+    let _ = rec.eventually("sentinel", ms(2000));
     finish(version, &name, timer);
-    let by = |at: Duration| {
-        rec.events()
-            .iter()
-            .filter(|e| e.what == "tick" && e.at <= at)
-            .count()
-    };
-    let (stalled, kept) = (by(ms(190)), by(ms(240)));
-    let verdict = if kept >= 10 {
+    let events = rec.events();
+    let before = events
+        .iter()
+        .take_while(|e| e.what != "sentinel")
+        .filter(|e| e.what == "tick")
+        .count();
+    let ran = events.iter().any(|e| e.what == "sentinel");
+    let verdict = if ran && before == 4 {
         Verdict::Ok
     } else {
         Verdict::Unclear
     };
     Outcome {
         verdict,
-        detail: format!(
-            "{stalled} runs during the 200 ms stall, {kept} by 240 ms (13 periods were due)"
-        ),
+        detail: if ran {
+            format!(
+                "{before} fixed-rate runs before a task due at 3.5 periods, a stall of 3.75 \
+                 periods holding one thread (4 were due)"
+            )
+        } else {
+            "the task due at 3.5 periods never ran".to_owned()
+        },
         joined: gone_within(&name, ms(1000)),
     }
 }
