@@ -21,7 +21,7 @@ use threadpool_executor::delayed_queue::{Delayed, DelayedQueue, NOT_QUEUED};
 use threadpool_executor::queue::WorkQueue;
 
 /// Schedule-then-cancel rounds with removal.
-const ROUNDS: usize = 1_000_000;
+const ROUNDS: usize = 200_000;
 /// Items left in without removal (memory, not time, is the limit here).
 const RETAINED: usize = 100_000;
 
@@ -130,7 +130,7 @@ fn t14_queue_remove_item_only_removes_what_is_queued() {
 // The pool's tests follow (added with src/scheduled.rs).
 //
 // The same loop on the scheduled pool: `schedule` a far task, `cancel` it,
-// a million times, as a server does with the timeout of every request
+// 200 000 times, as a server does with the timeout of every request
 // answered in time. With Java's default (`remove_on_cancel` off) each
 // cancelled task stays queued until its deadline, an hour away; with ours
 // it leaves the queue at once.
@@ -140,7 +140,7 @@ mod support;
 use threadpool_executor::scheduled::ScheduledThreadPool;
 
 /// Schedule-then-cancel rounds on the pool.
-const POOL_ROUNDS: usize = 1_000_000;
+const POOL_ROUNDS: usize = 200_000;
 /// Long-lived tasks due before every round's task, as a busy server's
 /// other timeouts are (and so a round's task is never the queue's head,
 /// which would wake the waiting worker for nothing).

@@ -37,13 +37,13 @@ const STEPS: &[Step] = &[
         run: failing_then_fixed,
     },
     Step {
-        name: "stress: 5 x 100 000 tasks, none lost",
-        run: stress,
-    },
-    Step {
         // N is AUDIT_RUNS (a test holds them together).
         name: "determinism audit (N=2, under load)",
         run: determinism,
+    },
+    Step {
+        name: "stress: 5 x 100 000 tasks, none lost",
+        run: stress,
     },
     Step {
         name: "exercises, both ways",
@@ -245,6 +245,19 @@ mod tests {
             STEPS[audit].name.contains(&format!("(N={AUDIT_RUNS},")),
             "{}",
             STEPS[audit].name
+        );
+    }
+
+    #[test]
+    fn the_stress_step_names_its_runs() {
+        let step = STEPS
+            .iter()
+            .find(|s| s.name.starts_with("stress"))
+            .expect("a stress step");
+        assert!(
+            step.name.contains(&format!("{} x 100 000", stress::RUNS)),
+            "{}",
+            step.name
         );
     }
 }

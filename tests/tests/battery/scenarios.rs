@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 use std::thread;
-use std::time::Duration;
 
 use kit::pause::Pause;
 use kit::threads::{gone_within, unique_name};
@@ -432,7 +431,12 @@ pub fn fixed_rate_catches_up(version: &Version) -> Outcome {
     // when the stall ends, a pool ran them on its other thread. A fixed
     // delay would count from the first run, after the stall: 1.
     let r = rec.clone();
-    timer.schedule(period * 7 / 2, Box::new(move || drop(r.record("sentinel"))));
+    timer.schedule(
+        period * 7 / 2,
+        Box::new(move || {
+            r.record("sentinel");
+        }),
+    );
     let _ = rec.eventually("sentinel", ms(2000));
     finish(version, &name, timer);
     let events = rec.events();
