@@ -5,7 +5,9 @@
 //!
 //! The java.util.Timer column is typed: each cell says where in OpenJDK's
 //! `java/util/Timer.java` (or `TimerTask.java`) the fact can be read. Every
-//! cell of our column is measured by this run, and says how.
+//! cell of our column is measured by this run, and says how. A second table
+//! says what the real JDK did in the same situations, read from the last
+//! `cargo xtask jdk` run (`kit::jdk_run`), never typed.
 //!
 //! ```text
 //! cargo run -p interrupt-cancel --example java_timer_table
@@ -379,6 +381,38 @@ fn main() -> Result<(), Box<dyn Error>> {
     for (property, java, check) in rows {
         let ours = check().unwrap_or_else(|e| format!("CHECK FAILED: {e}"));
         println!("| {property} | {java} | {ours} |");
+    }
+    // The behaviour the source reading claims, as the JDK showed it.
+    let jdk = kit::jdk_run::JdkRun::load()?;
+    let run: [(&str, &[&str]); 4] = [
+        (
+            "Number of threads, started with the timer",
+            &["timer: its threads"],
+        ),
+        ("A task throws", &["timer: schedule after a task threw"]),
+        (
+            "`cancel()`",
+            &[
+                "timer: cancel while a task runs and 3 are due",
+                "timer: schedule after cancel",
+            ],
+        ),
+        (
+            "Fixed delay counts the period",
+            &["timer: fixed delay, the first run 2 periods long"],
+        ),
+    ];
+    println!();
+    println!(
+        "**`java.util.Timer` run on the JDK {} by `cargo xtask jdk`** (the same situations \
+         on ours are in [the JDK page](jdk.md))",
+        jdk.version
+    );
+    println!();
+    println!("| | What the JDK did |");
+    println!("|---|---|");
+    for (property, scenarios) in run {
+        println!("| {property} | {} |", jdk.cell(scenarios)?);
     }
     Ok(())
 }

@@ -128,6 +128,64 @@ public class SideBySide {
         line("timer: schedule after cancel", later);
     }
 
+    // The timer's one thread: created and started by the constructor, before
+    // any task, and every task runs on it.
+    static void timerThreads() throws InterruptedException {
+        Timer timer = new Timer("jdk-threads");
+        long named = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("jdk-threads") && t.isAlive())
+                .count();
+        java.util.Set<Thread> ran = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        CountDownLatch done = new CountDownLatch(100);
+        for (int i = 0; i < 100; i++) {
+            timer.schedule(task(() -> {
+                ran.add(Thread.currentThread());
+                done.countDown();
+            }), 0);
+        }
+        done.await();
+        boolean itsOwn = ran.stream().allMatch(t -> t.getName().equals("jdk-threads"));
+        timer.cancel();
+        line("timer: its threads",
+                "running before any task: " + named + "; 100 tasks ran on " + ran.size()
+                        + (itsOwn ? ", the timer's own" : ", not the timer's own"));
+    }
+
+    // I4: a task that runs long makes the next one wait? The first task
+    // waits (at most 3 units) for the second to start: on one thread it
+    // cannot, so the second starts after the first ends.
+    static String longTaskFirst(java.util.function.BiConsumer<Runnable, Long> schedule) throws InterruptedException {
+        CountDownLatch secondStarted = new CountDownLatch(1);
+        AtomicBoolean firstEnded = new AtomicBoolean();
+        AtomicBoolean secondAfter = new AtomicBoolean();
+        CountDownLatch both = new CountDownLatch(2);
+        long unit = ms(50);
+        schedule.accept(() -> {
+            try {
+                secondStarted.await(3 * unit, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            firstEnded.set(true);
+            both.countDown();
+        }, unit);
+        schedule.accept(() -> {
+            secondAfter.set(firstEnded.get());
+            secondStarted.countDown();
+            both.countDown();
+        }, 2 * unit);
+        both.await();
+        return secondAfter.get() ? "the second started after the first ended"
+                : "the second started while the first ran";
+    }
+
+    static void timerLongTaskFirst() throws InterruptedException {
+        Timer timer = new Timer();
+        String what = longTaskFirst((body, delay) -> timer.schedule(task(body), delay));
+        timer.cancel();
+        line("timer: a task runs 3 units from 1, another is due at 2", what);
+    }
+
     // 2. A task that throws kills the timer's thread; the timer then refuses
     // work, with the message of a cancelled timer.
     static void timerTaskThrows() throws InterruptedException {
@@ -421,6 +479,36 @@ public class SideBySide {
         return b ? "yes" : "no";
     }
 
+    // Core threads start one per task, not with the pool; the pool stays at
+    // its core size.
+    static void scheduledThreads() throws InterruptedException {
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(4);
+        int built = pool.getPoolSize();
+        pool.schedule(() -> {}, 0, TimeUnit.MILLISECONDS);
+        int one = pool.getPoolSize();
+        pool.schedule(() -> {}, 0, TimeUnit.MILLISECONDS);
+        int two = pool.getPoolSize();
+        CountDownLatch done = new CountDownLatch(100);
+        for (int i = 0; i < 100; i++) {
+            pool.schedule(done::countDown, 0, TimeUnit.MILLISECONDS);
+        }
+        done.await();
+        int after = pool.getPoolSize();
+        pool.shutdown();
+        pool.awaitTermination(5, TimeUnit.SECONDS);
+        line("scheduled pool: its threads, core 4",
+                "once built " + built + "; after one task " + one + ", after two " + two
+                        + "; after 100 more " + after);
+    }
+
+    static void scheduledLongTaskFirst() throws InterruptedException {
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(2);
+        String what = longTaskFirst((body, delay) -> pool.schedule(body, delay, TimeUnit.MILLISECONDS));
+        pool.shutdown();
+        pool.awaitTermination(5, TimeUnit.SECONDS);
+        line("scheduled pool, core 2: a task runs 3 units from 1, another is due at 2", what);
+    }
+
     // 8. The shutdown policies' defaults, and what they do: a delayed
     // one-shot task still runs after shutdown; a periodic task is cancelled.
     static void scheduledShutdown() throws InterruptedException {
@@ -538,11 +626,15 @@ public class SideBySide {
         all.put("timer-past-start", SideBySide::timerPastStart);
         all.put("timer-fixed-delay-from", SideBySide::timerFixedDelayFrom);
         all.put("timer-purge", SideBySide::timerPurge);
+        all.put("timer-threads", SideBySide::timerThreads);
+        all.put("timer-long-task-first", SideBySide::timerLongTaskFirst);
         all.put("pool-growth", SideBySide::poolGrowth);
         all.put("pool-worker-replaced", SideBySide::poolWorkerReplaced);
         all.put("pool-rejected-when-full", SideBySide::rejectedWhenFull);
         all.put("pool-rejected-after-shutdown", SideBySide::rejectedAfterShutdown);
         all.put("pool-shutdown-now", SideBySide::shutdownNow);
+        all.put("scheduled-threads", SideBySide::scheduledThreads);
+        all.put("scheduled-long-task-first", SideBySide::scheduledLongTaskFirst);
         all.put("scheduled-shutdown", SideBySide::scheduledShutdown);
         all.put("scheduled-remove-on-cancel", SideBySide::scheduledRemoveOnCancel);
         all.put("scheduled-periodic-throws", SideBySide::periodicThrows);

@@ -172,3 +172,46 @@ pub fn fixed_delay_from() {
         &timer::from_start_or_end(before),
     );
 }
+
+/// Core threads start one per task, not with the pool; the pool stays at
+/// its core size.
+pub fn threads() {
+    let pool = ScheduledThreadPool::new(4).expect("a valid pool");
+    let built = pool.pool_size();
+    pool.schedule(Duration::ZERO, || ()).expect("accepted");
+    let one = pool.pool_size();
+    pool.schedule(Duration::ZERO, || ()).expect("accepted");
+    let two = pool.pool_size();
+    let (tx, rx) = mpsc::channel();
+    for _ in 0..100 {
+        let tx = tx.clone();
+        pool.schedule(Duration::ZERO, move || tx.send(()).expect("the test waits"))
+            .expect("accepted");
+    }
+    for _ in 0..100 {
+        rx.recv().expect("every task runs");
+    }
+    let after = pool.pool_size();
+    pool.shutdown();
+    pool.await_termination(ms(5000));
+    line(
+        "scheduled pool: its threads, core 4",
+        &format!(
+            "once built {built}; after one task {one}, after two {two}; after 100 more {after}"
+        ),
+    );
+}
+
+/// I4 on a scheduled pool of two: the second task has a thread of its own.
+pub fn long_task() {
+    let pool = ScheduledThreadPool::new(2).expect("a valid pool");
+    let what = timer::long_task_first(|body, delay| {
+        pool.schedule(delay, body).expect("accepted");
+    });
+    pool.shutdown();
+    pool.await_termination(ms(5000));
+    line(
+        "scheduled pool, core 2: a task runs 3 units from 1, another is due at 2",
+        what,
+    );
+}

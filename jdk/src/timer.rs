@@ -264,3 +264,90 @@ pub fn purge() {
     );
     timer.cancel();
 }
+
+/// The timer's one thread: started by `Timer::new`, before any task, and
+/// every task runs on it.
+pub fn threads() {
+    let timer = Timer::new("jdk-threads").expect("a timer");
+    // Running: the kernel lists a thread by that name (the new thread
+    // names itself as it starts, so allow it a moment).
+    let named = kit::threads::tids_named_within("jdk-threads", ms(5000))
+        .map(|tids| tids.len())
+        .unwrap_or(0);
+    let (tx, rx) = mpsc::channel();
+    for _ in 0..100 {
+        let tx = tx.clone();
+        timer
+            .schedule(Duration::ZERO, move || {
+                let me = std::thread::current();
+                tx.send((me.id(), me.name() == Some("jdk-threads")))
+                    .expect("the test waits");
+            })
+            .expect("accepted");
+    }
+    let ran: Vec<_> = (0..100)
+        .map(|_| rx.recv().expect("every task runs"))
+        .collect();
+    let ids: std::collections::HashSet<_> = ran.iter().map(|(id, _)| *id).collect();
+    let its_own = ran.iter().all(|(_, own)| *own);
+    drop(timer);
+    line(
+        "timer: its threads",
+        &format!(
+            "running before any task: {named}; 100 tasks ran on {}{}",
+            ids.len(),
+            if its_own {
+                ", the timer's own"
+            } else {
+                ", not the timer's own"
+            }
+        ),
+    );
+}
+
+/// I4: does a task that runs long make the next one wait? The first task
+/// waits (at most 3 units) for the second to start: on one thread it
+/// cannot, so the second starts after the first ends. Shared with the
+/// scheduled pool's scenario, which passes its own `schedule`.
+pub fn long_task_first(schedule: impl Fn(Box<dyn FnOnce() + Send>, Duration)) -> &'static str {
+    let unit = ms(50);
+    let (second_started, started) = mpsc::channel::<()>();
+    let first_ended = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel();
+    let (ended, done) = (Arc::clone(&first_ended), tx.clone());
+    schedule(
+        Box::new(move || {
+            let _ = started.recv_timeout(unit * 3);
+            ended.store(true, SeqCst);
+            done.send(None).expect("the test waits");
+        }),
+        unit,
+    );
+    schedule(
+        Box::new(move || {
+            let after = first_ended.load(SeqCst);
+            let _ = second_started.send(());
+            tx.send(Some(after)).expect("the test waits");
+        }),
+        unit * 2,
+    );
+    let both: Vec<_> = (0..2).map(|_| rx.recv().expect("both run")).collect();
+    if both.contains(&Some(true)) {
+        "the second started after the first ended"
+    } else {
+        "the second started while the first ran"
+    }
+}
+
+/// I4 on the Timer.
+pub fn long_task() {
+    let timer = Timer::new("jdk-i4").expect("a timer");
+    let what = long_task_first(|body, delay| {
+        timer.schedule(delay, body).expect("accepted");
+    });
+    drop(timer);
+    line(
+        "timer: a task runs 3 units from 1, another is due at 2",
+        what,
+    );
+}

@@ -20,6 +20,7 @@
 
 pub mod cpu;
 pub mod gate;
+pub mod jdk_run;
 pub mod pause;
 pub mod recorder;
 pub mod scale;

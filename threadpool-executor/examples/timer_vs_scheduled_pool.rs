@@ -851,6 +851,68 @@ fn main() -> Result<(), Box<dyn Error>> {
             row.property, row.java_timer, row.java_pool
         );
     }
+    // The behaviour the source reading claims, as the JDK showed it.
+    let jdk = kit::jdk_run::JdkRun::load()?;
+    let run: [(&str, &[&str], &[&str]); 7] = [
+        (
+            "Threads, and when they start",
+            &["timer: its threads"],
+            &["scheduled pool: its threads, core 4"],
+        ),
+        (
+            "A long task makes the next one late (I4)",
+            &["timer: a task runs 3 units from 1, another is due at 2"],
+            &["scheduled pool, core 2: a task runs 3 units from 1, another is due at 2"],
+        ),
+        (
+            "A task throws",
+            &["timer: schedule after a task threw"],
+            &["scheduled pool: a periodic task fails on its third run"],
+        ),
+        (
+            "Stopping it",
+            &[
+                "timer: cancel while a task runs and 3 are due",
+                "timer: schedule after cancel",
+            ],
+            &[
+                "scheduled pool: the defaults",
+                "scheduled pool: a delayed task, then shutdown",
+                "scheduled pool: a periodic task, then shutdown",
+            ],
+        ),
+        (
+            "Fixed rate",
+            &["timer: fixed rate, the first run stalls 3.5 periods"],
+            &["scheduled pool: fixed rate, runs 4 periods long, 4 threads"],
+        ),
+        (
+            "Fixed delay counts from",
+            &["timer: fixed delay, the first run 2 periods long"],
+            &["scheduled pool: fixed delay, the first run 2 periods long, 1 thread"],
+        ),
+        (
+            "A cancelled task in the queue",
+            &["timer: purge after 3 of 5 cancelled, not the head"],
+            &["scheduled pool: cancel a task due in an hour"],
+        ),
+    ];
+    println!();
+    println!(
+        "**The JDK {}, run by `cargo xtask jdk`** (the same situations on ours are in \
+         [the JDK page](jdk.md))",
+        jdk.version
+    );
+    println!();
+    println!("| | `java.util.Timer` | `ScheduledThreadPoolExecutor` |");
+    println!("|---|---|---|");
+    for (property, timer, pool) in run {
+        println!(
+            "| {property} | {} | {} |",
+            jdk.cell(timer)?,
+            jdk.cell(pool)?
+        );
+    }
     println!();
     println!("**Ours, measured by this run**");
     println!();
