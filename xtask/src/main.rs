@@ -13,11 +13,14 @@
 //! - `stress [--runs N] [--seed S]`: every finished version under stress,
 //!   every task accounted for once;
 //! - `loom`: the loom models alone;
+//! - `bench-report [--write]`: the last benchmark run as ratios and
+//!   verdicts, and the performance chapter's plots;
 //! - `jdk [--write]`: the same scenarios on the JDK and on ours, side by side;
 //! - `book` / `serve`: build the book, or serve it (installing mdBook);
 //! - `timelines`: regenerate the book's generated assets from real runs.
 
 mod audit;
+mod bench_report;
 mod book;
 mod cargo;
 mod catalogue;
@@ -53,6 +56,9 @@ cargo xtask <command>
   stress [--runs N] [--seed S]
               8 clients, 100 000 tasks, random delays and cancels, a shutdown midway, on
               every finished version, N times (default 5); --seed replays one run
+  bench-report [--write]
+              the last `cargo bench` run as ratios against peers and floors, each target's
+              verdict; --write puts the table and the plots in book/src/generated/perf
   loom        the loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS=3)
   book        build the book with link checking
   tools       install the pinned book tools (mdbook, mdbook-linkcheck2) if needed
@@ -104,6 +110,11 @@ fn dispatch(args: &[String]) -> cmd::Result {
             let seed: Option<u64> = flags.opt_value_from_str("--seed").map_err(bad)?;
             done(flags)?;
             stress::run(runs, seed).map(|note| println!("{note}"))
+        }
+        "bench-report" => {
+            let write = flags.contains("--write");
+            done(flags)?;
+            bench_report::run(write)
         }
         "loom" => done(flags).and_then(|()| loom::run().map(|_| ())),
         "jdk" => {

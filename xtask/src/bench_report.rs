@@ -1,0 +1,619 @@
+//! `cargo xtask bench-report [--write]`: one table from the last benchmark
+//! run (criterion's estimates under `target/criterion`, the perf benches'
+//! results under `target/bench-results`): every figure as a ratio against
+//! a peer or a floor measured in the same run, and each of issue 13's
+//! targets with its verdict, missed ones too. `--write` also writes the
+//! table and the performance chapter's plots to `book/src/generated/perf/`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use plotters::prelude::*;
+use serde_json::Value;
+
+use crate::cmd::{Result, root};
+
+/// Where `--write` puts the table and the plots.
+const OUT: &str = "book/src/generated/perf";
+
+/// What the last run measured.
+struct Run {
+    /// Criterion's median estimate, in ns, by full id
+    /// (`group/function/parameter`).
+    criterion: BTreeMap<String, f64>,
+    /// The perf benches' rows, by (bench, group, subject, stat).
+    rows: BTreeMap<(String, String, String, String), f64>,
+    /// Whether the perf benches ran in quick mode.
+    quick: bool,
+}
+
+impl Run {
+    fn load() -> Result<Run> {
+        let target = root().join("target");
+        let mut criterion = BTreeMap::new();
+        collect_criterion(&target.join("criterion"), &mut criterion);
+        let mut rows = BTreeMap::new();
+        let mut quick = false;
+        if let Ok(dir) = std::fs::read_dir(target.join("bench-results")) {
+            for entry in dir.flatten() {
+                let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                    continue;
+                };
+                let Ok(doc) = serde_json::from_str::<Value>(&text) else {
+                    continue;
+                };
+                let bench = doc["bench"].as_str().unwrap_or_default().to_owned();
+                quick |= doc["quick"].as_bool().unwrap_or(false);
+                for row in doc["rows"].as_array().into_iter().flatten() {
+                    let key = ["group", "subject", "stat"]
+                        .map(|k| row[k].as_str().unwrap_or("").to_owned());
+                    let [group, subject, stat] = key;
+                    if let Some(v) = row["value"].as_f64() {
+                        rows.insert((bench.clone(), group, subject, stat), v);
+                    }
+                }
+            }
+        }
+        if criterion.is_empty() && rows.is_empty() {
+            return Err("no benchmark results: run `cargo bench --workspace` first".into());
+        }
+        Ok(Run {
+            criterion,
+            rows,
+            quick,
+        })
+    }
+
+    fn ns(&self, id: &str) -> Option<f64> {
+        self.criterion.get(id).copied()
+    }
+
+    fn row(&self, bench: &str, group: &str, subject: &str, stat: &str) -> Option<f64> {
+        self.rows
+            .get(&(bench.into(), group.into(), subject.into(), stat.into()))
+            .copied()
+    }
+}
+
+/// Every `new/benchmark.json` under `dir`, with its `estimates.json`.
+fn collect_criterion(dir: &Path, out: &mut BTreeMap<String, f64>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n == "new") {
+                let id = read_json(&path.join("benchmark.json"))
+                    .and_then(|b| b["full_id"].as_str().map(str::to_owned));
+                let median = read_json(&path.join("estimates.json"))
+                    .and_then(|e| e["median"]["point_estimate"].as_f64());
+                if let (Some(id), Some(median)) = (id, median) {
+                    out.insert(id, median);
+                }
+            } else {
+                collect_criterion(&path, out);
+            }
+        }
+    }
+}
+
+fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// A target's outcome.
+enum Verdict {
+    Met,
+    Missed,
+    NotMeasured,
+}
+
+struct Line {
+    target: String,
+    measured: String,
+    verdict: Verdict,
+}
+
+fn line(target: impl Into<String>, measured: Option<(String, bool)>) -> Line {
+    let target = target.into();
+    match measured {
+        Some((measured, ok)) => Line {
+            target,
+            measured,
+            verdict: if ok { Verdict::Met } else { Verdict::Missed },
+        },
+        None => Line {
+            target,
+            measured: "not in the last run".into(),
+            verdict: Verdict::NotMeasured,
+        },
+    }
+}
+
+/// `a / b`, printed.
+fn ratio(a: f64, b: f64) -> String {
+    format!("{:.2}x", a / b)
+}
+
+const TIMER_SIZES: [usize; 3] = [1025, 131_073, 1_048_577];
+const POOL_SIZES: [usize; 4] = [1000, 10_000, 100_000, 1_000_000];
+const WHEEL_SIZES: [usize; 4] = [1025, 8193, 131_073, 1_048_577];
+const TIMER: &str = "Timer (stage 5)";
+const POOL: &str = "ScheduledThreadPool (stage 6)";
+const PEER: &str = "scheduled-thread-pool";
+
+fn targets(run: &Run) -> Vec<Line> {
+    let mut out = Vec::new();
+    // Schedule.
+    for n in TIMER_SIZES {
+        let g = format!("timer_schedule/pending_{n}");
+        let ours = run.ns(&format!("{g}/interrupt_cancel_timer"));
+        let peer = run.ns(&format!("{g}/scheduled_thread_pool"));
+        let floor = run.ns(&format!("{g}/floor"));
+        out.push(line(
+            format!("Timer schedule, {n} pending: at most 0.6x scheduled-thread-pool"),
+            ours.zip(peer).map(|(o, p)| {
+                (
+                    format!("{o:.1} ns vs {p:.1} ns: {}", ratio(o, p)),
+                    o <= 0.6 * p,
+                )
+            }),
+        ));
+        out.push(line(
+            format!("Timer schedule, {n} pending: within 1.5x of the floor"),
+            ours.zip(floor).map(|(o, f)| {
+                (
+                    format!("{o:.1} ns vs {f:.1} ns: {}", ratio(o, f)),
+                    o <= 1.5 * f,
+                )
+            }),
+        ));
+    }
+    for n in POOL_SIZES {
+        let ours = run.ns(&format!("schedule/threadpool_executor/{n}"));
+        let peer = run.ns(&format!("schedule/scheduled_thread_pool/{n}"));
+        out.push(line(
+            format!("scheduled pool schedule, {n} pending: at most 0.6x scheduled-thread-pool"),
+            ours.zip(peer).map(|(o, p)| {
+                (
+                    format!("{o:.1} ns vs {p:.1} ns: {}", ratio(o, p)),
+                    o <= 0.6 * p,
+                )
+            }),
+        ));
+    }
+    out.push(line(
+        "schedule makes no system call when the new task is not the head",
+        None,
+    ));
+    // The hierarchical wheel.
+    let levels = |n: usize| run.ns(&format!("wheel_schedule/pending_{n}/levels_insert"));
+    let (small, large) = (WHEEL_SIZES[0], WHEEL_SIZES[3]);
+    out.push(line(
+        "hierarchical wheel: flat (10^6 pending at most 2x 10^3)",
+        levels(small).zip(levels(large)).map(|(a, b)| {
+            (
+                format!("{a:.1} ns to {b:.1} ns: {}", ratio(b, a)),
+                b <= 2.0 * a,
+            )
+        }),
+    ));
+    let heap = run.ns(&format!(
+        "wheel_schedule/pending_{large}/heap_timer_schedule"
+    ));
+    out.push(line(
+        "hierarchical wheel: at least 5x cheaper than the heap Timer at 10^6",
+        heap.zip(levels(large)).map(|(h, l)| {
+            (
+                format!("{h:.1} ns vs {l:.1} ns: {}", ratio(h, l)),
+                h >= 5.0 * l,
+            )
+        }),
+    ));
+    for n in WHEEL_SIZES {
+        let peer = run.ns(&format!(
+            "wheel_schedule/pending_{n}/peer_quad_wheel_insert"
+        ));
+        out.push(line(
+            format!(
+                "hierarchical wheel, {n} pending: within 1.2x of hierarchical_hash_wheel_timer"
+            ),
+            levels(n).zip(peer).map(|(l, p)| {
+                (
+                    format!("{l:.1} ns vs {p:.1} ns: {}", ratio(l, p)),
+                    l <= 1.2 * p,
+                )
+            }),
+        ));
+    }
+    // Cancel.
+    for n in [100_000, 1_000_000] {
+        let cancel = run.ns(&format!(
+            "cancel_cost/cancel, scheduled pool, remove on cancel/{n}"
+        ));
+        let push = run.ns(&format!(
+            "cancel_cost/schedule, scheduled pool, remove on cancel/{n}"
+        ));
+        out.push(line(
+            format!("indexed heap, {n} pending: a cancel under 2x a push"),
+            cancel.zip(push).map(|(c, p)| {
+                (
+                    format!("{c:.1} ns vs {p:.1} ns: {}", ratio(c, p)),
+                    c < 2.0 * p,
+                )
+            }),
+        ));
+    }
+    let held = run.row(
+        "cancel_cost",
+        "held after cancelling a tenth",
+        "scheduled pool, remove on cancel",
+        "entries",
+    );
+    out.push(line(
+        "remove-on-cancel: no cancelled entry retained",
+        held.map(|h| (format!("{h} held"), h == 0.0)),
+    ));
+    // Fire latency.
+    for delay in ["100us", "1ms", "10ms"] {
+        let g = format!("one at a time {delay}");
+        let floor50 = run.row("fire_latency", &g, "park_timeout", "p50");
+        let floor99 = run.row("fire_latency", &g, "park_timeout", "p99");
+        for who in [TIMER, POOL] {
+            let p50 = run.row("fire_latency", &g, who, "p50");
+            out.push(line(
+                format!("{who}, {delay}: p50 within 10 us of the timed wait's overshoot"),
+                p50.zip(floor50)
+                    .map(|(p, f)| (format!("{p:.1} us vs {f:.1} us"), p - f <= 10.0)),
+            ));
+            let p99 = run.row("fire_latency", &g, who, "p99");
+            out.push(line(
+                format!("{who}, {delay}: p99 within 2x of the timed wait's"),
+                p99.zip(floor99).map(|(p, f)| {
+                    (
+                        format!("{p:.1} us vs {f:.1} us: {}", ratio(p, f)),
+                        p <= 2.0 * f,
+                    )
+                }),
+            ));
+        }
+    }
+    for who in [TIMER, POOL] {
+        let low = run.row(
+            "fire_latency",
+            "one at a time 1ms",
+            &format!("{who}, slack 1 ns"),
+            "p50",
+        );
+        out.push(line(
+            format!("{who}, slack lowered, 1 ms: p50 under 25 us"),
+            low.map(|p| (format!("{p:.1} us"), p < 25.0)),
+        ));
+        let ours = run.row("fire_latency", "under load", who, "p99");
+        let peer = run.row("fire_latency", "under load", PEER, "p99");
+        out.push(line(
+            format!("{who}, under load: p99 at most 1/5 of scheduled-thread-pool's"),
+            ours.zip(peer).map(|(o, p)| {
+                (
+                    format!("{o:.1} us vs {p:.1} us: {}", ratio(o, p)),
+                    o <= p / 5.0,
+                )
+            }),
+        ));
+    }
+    // Preempting wake-up, herd, idle.
+    let floor = run.row(
+        "preempt_wakeup",
+        "schedule to run",
+        "park/unpark (floor)",
+        "p50",
+    );
+    for who in [TIMER, POOL] {
+        let ours = run.row("preempt_wakeup", "schedule to run", who, "p50");
+        out.push(line(
+            format!("{who}: preempting wake-up at most 1.3x park/unpark"),
+            ours.zip(floor).map(|(o, f)| {
+                (
+                    format!("{o:.1} us vs {f:.1} us: {}", ratio(o, f)),
+                    o <= 1.3 * f,
+                )
+            }),
+        ));
+    }
+    for workers in [4, 8] {
+        let w = run.row(
+            "herd",
+            &format!("{workers} workers"),
+            "ours: leader and successor",
+            "wakeups/task",
+        );
+        out.push(line(
+            format!("herd, {workers} workers: at most 1.1 wake-ups per fired task"),
+            w.map(|w| (format!("{w:.2}"), w <= 1.1)),
+        ));
+    }
+    for who in [
+        "interrupt-cancel::timer",
+        "threadpool-executor::scheduled",
+        "wheel::hierarchical, 1 ms",
+    ] {
+        let w = run.row("idle_cost", "one task pending", who, "wakeups");
+        out.push(line(
+            format!("idle, {who}: zero wake-ups"),
+            w.map(|w| (format!("{w:.0} /s"), w == 0.0)),
+        ));
+    }
+    // Periodic drift and throughput.
+    let expected = run.row("periodic_drift", "expected", "every period", "runs");
+    for who in [TIMER, POOL] {
+        let runs = run.row("periodic_drift", "fixed rate", who, "runs");
+        out.push(line(
+            format!("{who}: fixed rate every 1 ms, the count of periods +-1"),
+            runs.zip(expected)
+                .map(|(r, e)| (format!("{r:.0} of {e:.0}"), (r - e).abs() <= 1.0)),
+        ));
+    }
+    let ours = run.ns("pool_throughput/2_workers/threadpool_executor");
+    let reference = run.ns("pool_throughput/2_workers/crossbeam_channel");
+    out.push(line(
+        "pool throughput at least the crossbeam-channel reference pool's",
+        ours.zip(reference)
+            .map(|(o, r)| (format!("{:.2}x its throughput", r / o), o <= r)),
+    ));
+    out
+}
+
+fn table(run: &Run, lines: &[Line]) -> String {
+    let mut out = String::new();
+    let (met, missed, absent) = lines
+        .iter()
+        .fold((0, 0, 0), |(m, x, a), l| match l.verdict {
+            Verdict::Met => (m + 1, x, a),
+            Verdict::Missed => (m, x + 1, a),
+            Verdict::NotMeasured => (m, x, a + 1),
+        });
+    let _ = writeln!(
+        out,
+        "{met} targets met, {missed} missed, {absent} not measured{}.\n",
+        if run.quick {
+            " (the workload benches ran in quick mode)"
+        } else {
+            ""
+        }
+    );
+    out += "| target | measured | verdict |\n|---|---|---|\n";
+    for l in lines {
+        let verdict = match l.verdict {
+            Verdict::Met => "met",
+            Verdict::Missed => "**missed**",
+            Verdict::NotMeasured => "not measured",
+        };
+        let _ = writeln!(out, "| {} | {} | {verdict} |", l.target, l.measured);
+    }
+    out
+}
+
+/// Prints the table; with `write`, also writes it and the plots to
+/// [`OUT`].
+pub fn run(write: bool) -> Result {
+    let run = Run::load()?;
+    let lines = targets(&run);
+    let table = table(&run, &lines);
+    print!("{table}");
+    if write {
+        let out = root().join(OUT);
+        std::fs::create_dir_all(&out).map_err(|e| format!("{OUT}: {e}"))?;
+        std::fs::write(out.join("targets.md"), &table)
+            .map_err(|e| format!("{OUT}/targets.md: {e}"))?;
+        plots(&run, &out)?;
+        println!("wrote {OUT}/targets.md and the plots");
+    }
+    Ok(())
+}
+
+fn plots(run: &Run, out: &Path) -> Result {
+    schedule_cost(run, &out.join("schedule-cost.svg"))
+        .map_err(|e| format!("schedule-cost.svg: {e}"))?;
+    lateness(run, &out.join("lateness.svg")).map_err(|e| format!("lateness.svg: {e}"))?;
+    herd(run, &out.join("herd.svg")).map_err(|e| format!("herd.svg: {e}"))?;
+    throughput(run, &out.join("throughput.svg")).map_err(|e| format!("throughput.svg: {e}"))?;
+    Ok(())
+}
+
+type Plot = std::result::Result<(), Box<dyn std::error::Error>>;
+
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+];
+
+/// Schedule cost against the count pending, log-scaled: the heap Timer,
+/// a bare heap push, the two wheels' inserts and the peer wheel.
+fn schedule_cost(run: &Run, path: &PathBuf) -> Plot {
+    let series = [
+        ("heap Timer::schedule", "heap_timer_schedule"),
+        ("bare BinaryHeap::push", "heap_push"),
+        ("hashed wheel insert", "hashed_core_insert"),
+        ("hierarchical wheel insert", "levels_insert"),
+        ("hierarchical_hash_wheel_timer", "peer_quad_wheel_insert"),
+    ];
+    let points: Vec<(&str, Vec<(f64, f64)>)> = series
+        .iter()
+        .map(|(label, f)| {
+            let pts = WHEEL_SIZES
+                .iter()
+                .filter_map(|&n| {
+                    run.ns(&format!("wheel_schedule/pending_{n}/{f}"))
+                        .map(|v| (n as f64, v))
+                })
+                .collect();
+            (*label, pts)
+        })
+        .collect();
+    let top = points
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|&(_, v)| v))
+        .fold(10.0, f64::max)
+        * 1.15;
+    let root = SVGBackend::new(path, (720, 420)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "One schedule, by timers pending (ns, median)",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d((800f64..1.3e6f64).log_scale(), 0f64..top)?;
+    chart
+        .configure_mesh()
+        .x_desc("timers pending")
+        .y_desc("ns")
+        .x_label_formatter(&|x| format!("{x:.0e}"))
+        .draw()?;
+    for (i, (label, pts)) in points.into_iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        chart
+            .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+            });
+        chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// Horizontal bars, one per (label, value), with a title and a unit.
+fn bars(path: &PathBuf, title: &str, unit: &str, items: &[(String, f64)]) -> Plot {
+    let height = 80 + 34 * items.len() as u32;
+    let root = SVGBackend::new(path, (720, height)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let top = items.iter().map(|(_, v)| *v).fold(0.0, f64::max).max(1e-9) * 1.25;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(250)
+        .build_cartesian_2d(0f64..top, (0..items.len()).into_segmented())?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .x_desc(unit)
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => items.get(*i).map(|(l, _)| l.clone()).unwrap_or_default(),
+            _ => String::new(),
+        })
+        .draw()?;
+    chart.draw_series(items.iter().enumerate().map(|(i, (_, v))| {
+        let colour = COLOURS[i % COLOURS.len()];
+        let mut bar = Rectangle::new(
+            [
+                (0.0, SegmentValue::Exact(i)),
+                (*v, SegmentValue::Exact(i + 1)),
+            ],
+            colour.mix(0.8).filled(),
+        );
+        bar.set_margin(6, 6, 0, 0);
+        bar
+    }))?;
+    chart.draw_series(items.iter().enumerate().map(|(i, (_, v))| {
+        Text::new(
+            format!("{v:.1}"),
+            (*v, SegmentValue::CenterOf(i)),
+            ("sans-serif", 13),
+        )
+    }))?;
+    root.present()?;
+    Ok(())
+}
+
+/// How late one task at a time fires at 1 ms, p50, with the floor.
+fn lateness(run: &Run, path: &PathBuf) -> Plot {
+    let who = [
+        "park_timeout",
+        "park_timeout, slack 1 ns",
+        TIMER,
+        "Timer (stage 5), slack 1 ns",
+        POOL,
+        PEER,
+        "futures-timer",
+        "crossbeam after",
+        "HierarchicalWheel, 1 ms (stage 7)",
+    ];
+    let items: Vec<(String, f64)> = who
+        .iter()
+        .filter_map(|w| {
+            run.row("fire_latency", "one at a time 1ms", w, "p50")
+                .map(|v| ((*w).to_owned(), v))
+        })
+        .collect();
+    bars(
+        path,
+        "How late a task due in 1 ms runs (p50)",
+        "microseconds late",
+        &items,
+    )
+}
+
+fn herd(run: &Run, path: &PathBuf) -> Plot {
+    let who = [
+        "ours: leader and successor",
+        "the JDK's leader-follower",
+        "herd (T10's bug)",
+        "scheduled-thread-pool",
+    ];
+    let items: Vec<(String, f64)> = [4, 8]
+        .iter()
+        .flat_map(|w| {
+            who.iter().filter_map(move |s| {
+                run.row("herd", &format!("{w} workers"), s, "wakeups/task")
+                    .map(|v| (format!("{s}, {w} workers"), v))
+            })
+        })
+        .collect();
+    bars(
+        path,
+        "Worker wake-ups per task fired (a task every 1 ms)",
+        "wake-ups per task",
+        &items,
+    )
+}
+
+fn throughput(run: &Run, path: &PathBuf) -> Plot {
+    let who = [
+        ("ours (stage 6)", "threadpool_executor"),
+        ("crossbeam-channel pool", "crossbeam_channel"),
+        ("threadpool crate", "threadpool"),
+    ];
+    // Criterion's time is per batch of tasks; the bench's throughput is
+    // what a reader wants: batches per second, relative to the reference.
+    let reference = run.ns("pool_throughput/2_workers/crossbeam_channel");
+    let items: Vec<(String, f64)> = who
+        .iter()
+        .filter_map(|(label, f)| {
+            let t = run.ns(&format!("pool_throughput/2_workers/{f}"))?;
+            Some(((*label).to_owned(), reference? / t))
+        })
+        .collect();
+    bars(
+        path,
+        "Pool throughput, relative to the crossbeam-channel pool",
+        "x the reference's throughput",
+        &items,
+    )
+}
