@@ -1,7 +1,9 @@
 //! `preempt_wakeup`: a timer's thread is asleep until a task an hour away;
 //! another thread schedules a task due now. How long from the `schedule`
-//! call to the task's first instruction? The floor beside it: one thread
-//! unparking another that is parked, to the moment the other runs.
+//! call to the task's first instruction? The floors beside it: one thread
+//! unparking another that is parked, to the moment the other runs; and the
+//! same when the other is in a *timed* park, as a timer's thread is (the
+//! kernel must also cancel its timer).
 //!
 //! ```text
 //! cargo bench -p perf --bench preempt_wakeup
@@ -22,7 +24,12 @@ const SETTLE: Duration = Duration::from_millis(2);
 fn main() {
     let mut report = Report::new("preempt_wakeup");
     let n = perf::size(300, 30);
-    add(&mut report, "park/unpark (floor)", &handoffs(n));
+    add(&mut report, "park/unpark (floor)", &handoffs(n, false));
+    add(
+        &mut report,
+        "park_timeout/unpark (floor)",
+        &handoffs(n, true),
+    );
     for subject in subjects::all().iter().filter(|s| s.pooled) {
         let timer = (subject.start)("pw", 1);
         timer.schedule(Duration::from_secs(3600), Box::new(|| ()));
@@ -52,8 +59,8 @@ fn add(report: &mut Report, subject: &str, sample: &[Duration]) {
 }
 
 /// `n` hand-offs to a parked thread: from `unpark` to the peer's first
-/// instruction after `park`.
-fn handoffs(n: usize) -> Vec<Duration> {
+/// instruction after `park` (or `park_timeout` of an hour, if `timed`).
+fn handoffs(n: usize, timed: bool) -> Vec<Duration> {
     let parked = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Instant>();
     let p = Arc::clone(&parked);
@@ -61,7 +68,11 @@ fn handoffs(n: usize) -> Vec<Duration> {
         for _ in 0..n {
             p.store(true, SeqCst);
             while p.load(SeqCst) {
-                thread::park();
+                if timed {
+                    thread::park_timeout(Duration::from_secs(3600));
+                } else {
+                    thread::park();
+                }
             }
             tx.send(Instant::now()).expect("waited");
         }

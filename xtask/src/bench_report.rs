@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use serde_json::Value;
 
-use crate::cmd::{Result, root};
+use crate::cmd::{Cmd, Result, root};
 
 /// Where `--write` puts the table and the plots.
 const OUT: &str = "book/src/generated/perf";
@@ -395,6 +395,32 @@ fn table(run: &Run, lines: &[Line]) -> String {
     out
 }
 
+/// Every bench once, small: the workload benches in quick mode
+/// (`PERF_QUICK=1`), criterion's with `--quick` and short warm-up and
+/// measurement times; then the report (not written: a quick run's numbers
+/// are not the book's). CI's check that every bench runs and the report
+/// reads them all.
+pub fn quick() -> Result<String> {
+    Cmd::cargo(&[
+        "bench",
+        "--workspace",
+        // Bench targets only: libtest's harness in the libraries' own
+        // targets knows none of criterion's flags.
+        "--bench",
+        "*",
+        "--",
+        "--quick",
+        "--warm-up-time",
+        "0.05",
+        "--measurement-time",
+        "0.1",
+    ])
+    .env("PERF_QUICK", "1")
+    .run()?;
+    run(false)?;
+    Ok("every bench once; the report read them".to_owned())
+}
+
 /// Prints the table; with `write`, also writes it and the plots to
 /// [`OUT`].
 pub fn run(write: bool) -> Result {
@@ -407,10 +433,198 @@ pub fn run(write: bool) -> Result {
         std::fs::create_dir_all(&out).map_err(|e| format!("{OUT}: {e}"))?;
         std::fs::write(out.join("targets.md"), &table)
             .map_err(|e| format!("{OUT}/targets.md: {e}"))?;
+        for (name, text) in [
+            ("floors.md", floors(&run)),
+            ("latency.md", latency(&run)),
+            ("wakeups.md", wakeups(&run)),
+            ("idle.md", idle(&run)),
+            ("cancel.md", cancel(&run)),
+        ] {
+            std::fs::write(out.join(name), text).map_err(|e| format!("{OUT}/{name}: {e}"))?;
+        }
         plots(&run, &out)?;
-        println!("wrote {OUT}/targets.md and the plots");
+        println!("wrote the tables and the plots to {OUT}");
     }
     Ok(())
+}
+
+/// A number for a table cell, or a dash.
+fn cell(v: Option<f64>, digits: usize) -> String {
+    v.map_or_else(|| "-".to_owned(), |v| format!("{v:.digits$}"))
+}
+
+/// The floors: criterion's medians from `physics`, and the timed wait's
+/// overshoot from `fire_latency`.
+fn floors(run: &Run) -> String {
+    let mut out = String::from("| floor | median |\n|---|---|\n");
+    for (label, id) in [
+        ("`Instant::now`", "physics/Instant::now"),
+        (
+            "std `Mutex` lock and unlock, uncontended",
+            "physics/std Mutex lock+unlock",
+        ),
+        (
+            "parking_lot `Mutex` lock and unlock, uncontended",
+            "physics/parking_lot Mutex lock+unlock",
+        ),
+        ("one compare-and-swap", "physics/compare_exchange"),
+        (
+            "std `Condvar::notify_one`, nobody waiting",
+            "physics/std Condvar notify_one, no waiter",
+        ),
+        (
+            "parking_lot `Condvar::notify_one`, nobody waiting",
+            "physics/parking_lot Condvar notify_one, no waiter",
+        ),
+        (
+            "unpark a parked thread, until it runs",
+            "physics_handoff/park/unpark, one way",
+        ),
+    ] {
+        let v = run.ns(id);
+        let shown = match v {
+            Some(ns) if ns >= 1000.0 => format!("{:.1} us", ns / 1000.0),
+            Some(ns) => format!("{ns:.2} ns"),
+            None => "-".to_owned(),
+        };
+        let _ = writeln!(out, "| {label} | {shown} |");
+    }
+    out += "\n| `park_timeout` ends late by | p50 | p99 |\n|---|---|---|\n";
+    for delay in ["100us", "1ms", "10ms"] {
+        for (who, label) in [
+            ("park_timeout", "default slack"),
+            ("park_timeout, slack 1 ns", "slack 1 ns"),
+        ] {
+            let g = format!("one at a time {delay}");
+            let _ = writeln!(
+                out,
+                "| {delay}, {label} | {} us | {} us |",
+                cell(run.row("fire_latency", &g, who, "p50"), 1),
+                cell(run.row("fire_latency", &g, who, "p99"), 1)
+            );
+        }
+    }
+    out
+}
+
+/// How late tasks run: one at a time (p50 and p99 per delay), then under
+/// load.
+fn latency(run: &Run) -> String {
+    let mut subjects: Vec<&str> = Vec::new();
+    for (bench, group, subject, _) in run.rows.keys() {
+        if bench == "fire_latency"
+            && group == "one at a time 1ms"
+            && !subjects.contains(&subject.as_str())
+        {
+            subjects.push(subject);
+        }
+    }
+    let mut out = String::from(
+        "| late by (us) | 100 us p50 | p99 | 1 ms p50 | p99 | 10 ms p50 | p99 |\n|---|---|---|---|---|---|---|\n",
+    );
+    for who in &subjects {
+        let _ = write!(out, "| {who} |");
+        for delay in ["100us", "1ms", "10ms"] {
+            for stat in ["p50", "p99"] {
+                let v = run.row("fire_latency", &format!("one at a time {delay}"), who, stat);
+                let _ = write!(out, " {} |", cell(v, 1));
+            }
+        }
+        out += "\n";
+    }
+    out += "\n| under load, late by (us) | p50 | p99 | max |\n|---|---|---|---|\n";
+    for (bench, group, subject, stat) in run.rows.keys() {
+        if bench == "fire_latency" && group == "under load" && stat == "p50" {
+            let _ = writeln!(
+                out,
+                "| {subject} | {} | {} | {} |",
+                cell(run.row(bench, group, subject, "p50"), 1),
+                cell(run.row(bench, group, subject, "p99"), 1),
+                cell(run.row(bench, group, subject, "max"), 1)
+            );
+        }
+    }
+    out
+}
+
+/// The herd's wake-ups per task, and the preempting wake-up.
+fn wakeups(run: &Run) -> String {
+    let mut out =
+        String::from("| wake-ups per task fired | 4 workers | 8 workers |\n|---|---|---|\n");
+    for who in [
+        "ours: leader and successor",
+        "the JDK's leader-follower",
+        "herd (T10's bug)",
+        "scheduled-thread-pool",
+    ] {
+        let at = |w: usize| run.row("herd", &format!("{w} workers"), who, "wakeups/task");
+        let _ = writeln!(out, "| {who} | {} | {} |", cell(at(4), 2), cell(at(8), 2));
+    }
+    out += "\n| a task due now, while the thread sleeps on one an hour away: schedule to run (us) | p50 | p99 |\n|---|---|---|\n";
+    for (bench, group, subject, stat) in run.rows.keys() {
+        if bench == "preempt_wakeup" && stat == "p50" {
+            let _ = writeln!(
+                out,
+                "| {subject} | {} | {} |",
+                cell(run.row(bench, group, subject, "p50"), 1),
+                cell(run.row(bench, group, subject, "p99"), 1)
+            );
+        }
+    }
+    out
+}
+
+/// Idle cost, every version.
+fn idle(run: &Run) -> String {
+    let mut out = String::from(
+        "| one task pending, nothing due | CPU (ms/s) | wake-ups (/s) |\n|---|---|---|\n",
+    );
+    let mut seen = Vec::new();
+    for (bench, group, subject, _) in run.rows.keys() {
+        if bench == "idle_cost" && !seen.contains(subject) {
+            seen.push(subject.clone());
+            let _ = writeln!(
+                out,
+                "| `{subject}` | {} | {} |",
+                cell(run.row(bench, group, subject, "cpu"), 2),
+                cell(run.row(bench, group, subject, "wakeups"), 0)
+            );
+        }
+    }
+    out
+}
+
+/// Cancel and schedule at 10^5 and 10^6 pending, and what is held.
+fn cancel(run: &Run) -> String {
+    let mut out = String::from(
+        "| ns, median | cancel, 10^5 | cancel, 10^6 | schedule, 10^5 | schedule, 10^6 | held after cancelling a tenth |\n|---|---|---|---|---|---|\n",
+    );
+    for who in [
+        "scheduled pool, remove on cancel",
+        "scheduled pool, lazy",
+        "Timer",
+        "HashedWheel",
+        "HierarchicalWheel",
+        "scheduled-thread-pool",
+    ] {
+        let at = |what: &str, n: usize| run.ns(&format!("cancel_cost/{what}, {who}/{n}"));
+        let held = run.row(
+            "cancel_cost",
+            "held after cancelling a tenth",
+            who,
+            "entries",
+        );
+        let _ = writeln!(
+            out,
+            "| {who} | {} | {} | {} | {} | {} |",
+            cell(at("cancel", 100_000), 1),
+            cell(at("cancel", 1_000_000), 1),
+            cell(at("schedule", 100_000), 1),
+            cell(at("schedule", 1_000_000), 1),
+            held.map_or_else(|| "cannot say".to_owned(), |h| format!("{h:.0}"))
+        );
+    }
+    out
 }
 
 fn plots(run: &Run, out: &Path) -> Result {

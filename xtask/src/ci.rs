@@ -3,7 +3,7 @@
 
 use crate::cargo;
 use crate::cmd::{Cmd, Result, banner, secs};
-use crate::{audit, book, catalogue, exercise, ftf, jdk, loom, stress};
+use crate::{audit, bench_report, book, catalogue, exercise, ftf, jdk, loom, stress};
 use std::time::{Duration, Instant};
 
 /// `cargo test --workspace` must stay under this, after the build.
@@ -66,7 +66,7 @@ const STEPS: &[Step] = &[
         run: book_build,
     },
     Step {
-        name: "benches build",
+        name: "benches, quick, and the report",
         run: benches,
     },
 ];
@@ -228,8 +228,7 @@ fn book_build() -> Result<String> {
 }
 
 fn benches() -> Result<String> {
-    Cmd::cargo(&["bench", "--workspace", "--no-run"]).run()?;
-    Ok(String::new())
+    bench_report::quick()
 }
 
 #[cfg(test)]

@@ -56,6 +56,8 @@ cargo xtask <command>
   stress [--runs N] [--seed S]
               8 clients, 100 000 tasks, random delays and cancels, a shutdown midway, on
               every finished version, N times (default 5); --seed replays one run
+  bench --quick
+              every bench once, small (what CI runs), then the report
   bench-report [--write]
               the last `cargo bench` run as ratios against peers and floors, each target's
               verdict; --write puts the table and the plots in book/src/generated/perf
@@ -110,6 +112,17 @@ fn dispatch(args: &[String]) -> cmd::Result {
             let seed: Option<u64> = flags.opt_value_from_str("--seed").map_err(bad)?;
             done(flags)?;
             stress::run(runs, seed).map(|note| println!("{note}"))
+        }
+        "bench" => {
+            if !flags.contains("--quick") {
+                return Err(
+                    "for the full run: cargo bench --workspace (then cargo xtask \
+                            bench-report); for the quick one: cargo xtask bench --quick"
+                        .to_string(),
+                );
+            }
+            done(flags)?;
+            bench_report::quick().map(|note| println!("{note}"))
         }
         "bench-report" => {
             let write = flags.contains("--write");
