@@ -16,12 +16,14 @@
 //! - `bench-report [--write]`: the last benchmark run as ratios and
 //!   verdicts, and the performance chapter's plots;
 //! - `jdk [--write]`: the same scenarios on the JDK and on ours, side by side;
+//! - `bundle [--check]`: the classroom bundle, for a lab with no internet;
 //! - `book` / `serve`: build the book, or serve it (installing mdBook);
 //! - `timelines`: regenerate the book's generated assets from real runs.
 
 mod audit;
 mod bench_report;
 mod book;
+mod bundle;
 mod cargo;
 mod catalogue;
 mod ci;
@@ -62,6 +64,9 @@ cargo xtask <command>
               the last `cargo bench` run as ratios against peers and floors, each target's
               verdict; --write puts the table and the plots in book/src/generated/perf
   loom        the loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS=3)
+  bundle [--check]
+              pack the classroom bundle (the workspace, its vendored dependencies, the built
+              book and its PDF) in target/bundle; --check unpacks it and runs its tests offline
   book        build the book with link checking
   tools       install the pinned book tools (mdbook, mdbook-linkcheck2) if needed
   timelines [--only NAME] [--out DIR]
@@ -134,6 +139,11 @@ fn dispatch(args: &[String]) -> cmd::Result {
             let write = flags.contains("--write");
             done(flags)?;
             jdk::run(write).map(drop)
+        }
+        "bundle" => {
+            let check = flags.contains("--check");
+            done(flags)?;
+            bundle::run(check).map(|note| println!("{note}"))
         }
         "book" => done(flags).and_then(|()| book::build()),
         "tools" => done(flags).and_then(|()| tools::ensure()),
