@@ -5,7 +5,8 @@
 //! - `vendor/`: every dependency's source, from `cargo vendor`, and a
 //!   `.cargo/config.toml` that points cargo at it, so `cargo build
 //!   --offline` and `cargo test --offline` need no network;
-//! - `book/`: the built book, which opens from disk (`book/index.html`),
+//! - `book-html/`: the built book, which opens from disk
+//!   (`book-html/index.html`),
 //!   no server needed;
 //! - `book.pdf`: the book's print page, printed by headless Chromium.
 //!
@@ -77,7 +78,7 @@ pub fn run(check: bool) -> Result<String> {
     banner("the bundle: the built book, and its PDF");
     crate::book::build()?;
     let html = root().join("book/book/html");
-    copy_dir(&html, &dir.join("book"))?;
+    copy_dir(&html, &dir.join("book-html"))?;
     let pdf = dir.join("book.pdf");
     print_pdf(&html.join("print.html"), &pdf)?;
 
@@ -85,12 +86,21 @@ pub fn run(check: bool) -> Result<String> {
     let archive = out.join(format!("{NAME}.tar.gz"));
     Cmd::new(
         "tar",
-        &["-czf", &archive.to_string_lossy(), "-C", &out.to_string_lossy(), NAME],
+        &[
+            "-czf",
+            &archive.to_string_lossy(),
+            "-C",
+            &out.to_string_lossy(),
+            NAME,
+        ],
     )
     .run()?;
     let size = std::fs::metadata(&archive).map(|m| m.len()).unwrap_or(0);
     println!("{} ({} MB)", archive.display(), size / 1_000_000);
-    let mut note = format!("{copied} files, vendored, the book and its PDF: {} MB", size / 1_000_000);
+    let mut note = format!(
+        "{copied} files, vendored, the book and its PDF: {} MB",
+        size / 1_000_000
+    );
     if check {
         note += &format!("; {}", check_offline(&archive)?);
     }
@@ -107,7 +117,16 @@ fn check_offline(archive: &Path) -> Result<String> {
     }
     let home = scratch.join("cargo-home");
     std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
-    Cmd::new("tar", &["-xzf", &archive.to_string_lossy(), "-C", &scratch.to_string_lossy()]).run()?;
+    Cmd::new(
+        "tar",
+        &[
+            "-xzf",
+            &archive.to_string_lossy(),
+            "-C",
+            &scratch.to_string_lossy(),
+        ],
+    )
+    .run()?;
     let unpacked = scratch.join(NAME);
     // The toolchain still comes from rustup's own home, which a lab machine
     // has installed; only cargo's registry home is emptied.
@@ -115,9 +134,12 @@ fn check_offline(archive: &Path) -> Result<String> {
         .dir(&unpacked)
         .env("CARGO_HOME", &home.to_string_lossy())
         .env("CARGO_NET_OFFLINE", "true")
-        .env("CARGO_TARGET_DIR", &unpacked.join("target").to_string_lossy())
+        .env(
+            "CARGO_TARGET_DIR",
+            &unpacked.join("target").to_string_lossy(),
+        )
         .run()?;
-    let book = unpacked.join("book/index.html");
+    let book = unpacked.join("book-html/index.html");
     if !book.is_file() {
         return Err(format!("{}: the built book is missing", book.display()));
     }
@@ -163,7 +185,11 @@ fn print_pdf(page: &Path, pdf: &Path) -> Result {
     )
     .capture(Duration::from_secs(300))?;
     if !run.passed() || !pdf.is_file() {
-        return Err(format!("printing the PDF failed ({}):\n{}", run.how(), run.output));
+        return Err(format!(
+            "printing the PDF failed ({}):\n{}",
+            run.how(),
+            run.output
+        ));
     }
     Ok(())
 }

@@ -29,6 +29,7 @@ cargo xtask exercise <command> [exercise]
   list                 every exercise, done or not yet (the default)
   start <ex>           copy the skeleton to exercises/mine/ and say what to do
   check <ex>           run the stage's checks against your file
+  watch <ex>           check it again every time you save it (Ctrl-C to stop)
   hint <ex> [N]        hint N (default: 1); the book has them all
   solution <ex>        the stage's fixed version, to compare with yours
   reset <ex>           put the skeleton back in your file (nothing else changes)
@@ -53,6 +54,7 @@ pub fn run(args: &[String]) -> Result {
         "list" => list(),
         "start" => start(one()?),
         "check" => check(one()?),
+        "watch" => watch(one()?),
         "hint" => {
             let n = match rest.get(1) {
                 Some(n) => n
@@ -239,6 +241,47 @@ fn run_check(e: &Exercise, source: &str) -> Result<Captured> {
         .args(["-q"])
         .env("EXERCISE_SOURCE", source)
         .capture(LIMIT)
+}
+
+/// Checks the student's file now and again after every save, until
+/// interrupted. The watching is `notify`'s (inotify on Linux); it watches the
+/// directory, since many editors save by writing a new file and renaming it.
+fn watch(e: &Exercise) -> Result {
+    use notify::{RecursiveMode, Watcher};
+    let path = mine(e);
+    if !path.exists() {
+        return Err(format!(
+            "{} is not started: cargo xtask exercise start {}",
+            e.name,
+            short(e)
+        ));
+    }
+    let dir = path.parent().ok_or("exercises/mine")?.to_path_buf();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut watcher = notify::recommended_watcher(tx).map_err(|err| err.to_string())?;
+    watcher
+        .watch(&dir, RecursiveMode::NonRecursive)
+        .map_err(|err| err.to_string())?;
+    println!(
+        "watching {}: every save runs the check again (Ctrl-C to stop)",
+        path.display()
+    );
+    let _ = check(e);
+    let name = path.file_name().map(ToOwned::to_owned);
+    loop {
+        let event = rx.recv().map_err(|err| err.to_string())?;
+        let ours = event.is_ok_and(|ev| {
+            !ev.kind.is_access() && ev.paths.iter().any(|p| p.file_name() == name.as_deref())
+        });
+        if !ours {
+            continue;
+        }
+        // One save can be several events (write, rename, chmod): let them
+        // settle before checking.
+        while rx.recv_timeout(Duration::from_millis(300)).is_ok() {}
+        println!("\n==> saved: checking {} again", e.name);
+        let _ = check(e);
+    }
 }
 
 fn check(e: &Exercise) -> Result {

@@ -18,6 +18,9 @@ pub struct Column {
     /// Runs the scenario against any version, timer or pool, by its name;
     /// when set, it is the only one asked.
     pub any: Option<fn(&Version) -> Outcome>,
+    /// Its verdict comes from a count or a forced order, not from a time,
+    /// so it may run beside the other such columns (see [`run`]).
+    pub counted: bool,
 }
 
 impl Column {
@@ -28,6 +31,7 @@ impl Column {
             timer: Some(run),
             pool: None,
             any: None,
+            counted: false,
         }
     }
 
@@ -38,6 +42,7 @@ impl Column {
             timer: None,
             pool: Some(run),
             any: None,
+            counted: false,
         }
     }
 
@@ -48,6 +53,15 @@ impl Column {
             timer: None,
             pool: None,
             any: Some(run),
+            counted: false,
+        }
+    }
+
+    /// The same column, marked as judged by a count or a forced order.
+    pub const fn counted(self) -> Column {
+        Column {
+            counted: true,
+            ..self
         }
     }
 
@@ -68,13 +82,15 @@ impl Column {
     }
 }
 
-/// Runs every column's scenario against every version: the versions of one
-/// column run side by side (each timer has its own thread names), the
-/// columns one after another (so only one busy loop burns a core at once).
+/// Runs every column's scenario against every version. The versions of one
+/// column run side by side (each timer has its own thread names). The
+/// columns judged by time run one after another, so that only one busy
+/// loop burns a core at once and no other column's work makes them late;
+/// then the counted columns run all at once, since load cannot change a
+/// count or a forced order.
 pub fn run(versions: &[Version], columns: &[Column]) -> Vec<Vec<Outcome>> {
-    let mut by_column = Vec::new();
-    for column in columns {
-        let outcomes = thread::scope(|s| {
+    let one_column = |column: &Column| {
+        thread::scope(|s| {
             let runs: Vec<_> = versions
                 .iter()
                 .map(|v| s.spawn(move || column.run(v)))
@@ -82,9 +98,27 @@ pub fn run(versions: &[Version], columns: &[Column]) -> Vec<Vec<Outcome>> {
             runs.into_iter()
                 .map(|r| r.join().expect("a scenario panicked"))
                 .collect::<Vec<_>>()
-        });
-        by_column.push(outcomes);
-    }
+        })
+    };
+    let mut by_column: Vec<Option<Vec<Outcome>>> = columns
+        .iter()
+        .map(|c| (!c.counted).then(|| one_column(c)))
+        .collect();
+    thread::scope(|s| {
+        let counted: Vec<_> = columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.counted)
+            .map(|(i, c)| (i, s.spawn(move || one_column(c))))
+            .collect();
+        for (i, run) in counted {
+            by_column[i] = Some(run.join().expect("a column panicked"));
+        }
+    });
+    let by_column: Vec<Vec<Outcome>> = by_column
+        .into_iter()
+        .map(|c| c.expect("every column ran"))
+        .collect();
     // Transpose: one row per version.
     (0..versions.len())
         .map(|v| by_column.iter().map(|col| col[v].clone()).collect())
@@ -103,23 +137,50 @@ fn cell(outcome: &Outcome) -> String {
     }
 }
 
-/// The matrix as a Markdown table: what the snapshot and the book hold.
+/// The matrix's columns in four tables, so that each fits a page of the
+/// book (and of its PDF): a caption and how many columns each takes, in
+/// order; the last takes the rest and the "joined on drop" column.
+const PARTS: [(&str, usize); 4] = [
+    ("Waiting and stopping", 5),
+    ("Long tasks, panics, periods and the herd", 4),
+    ("Queues and pools", 4),
+    ("Wheels, cost and load", usize::MAX),
+];
+
+/// The matrix as Markdown tables: what the snapshot and the book hold.
 /// Only verdicts go in, never measurements, so it is the same on every run.
 pub fn table(versions: &[Version], columns: &[Column], rows: &[Vec<Outcome>]) -> String {
-    let mut out = String::from("| version |");
-    for c in columns {
-        out += &format!(" {} |", c.heading);
-    }
-    out += " joined on drop |\n|---|";
-    out += &"---|".repeat(columns.len() + 1);
-    out += "\n";
-    for (v, row) in versions.iter().zip(rows) {
-        out += &format!("| `{}` |", v.name);
-        for outcome in row {
-            out += &format!(" {} |", cell(outcome));
+    let mut out = String::new();
+    let mut first: usize = 0;
+    for (p, (caption, width)) in PARTS.iter().enumerate() {
+        let last = p == PARTS.len() - 1;
+        let end = first.saturating_add(*width).min(columns.len());
+        let part = &columns[first..end];
+        if !out.is_empty() {
+            out += "\n";
         }
-        let joined = row.iter().all(|o| o.joined);
-        out += if joined { " yes |\n" } else { " **no** |\n" };
+        out += &format!("**{caption}**\n\n| version |");
+        for c in part {
+            out += &format!(" {} |", c.heading);
+        }
+        if last {
+            out += " joined on drop |";
+        }
+        out += "\n|---|";
+        out += &"---|".repeat(part.len() + usize::from(last));
+        out += "\n";
+        for (v, row) in versions.iter().zip(rows) {
+            out += &format!("| `{}` |", v.name);
+            for outcome in &row[first..end] {
+                out += &format!(" {} |", cell(outcome));
+            }
+            if last {
+                let joined = row.iter().all(|o| o.joined);
+                out += if joined { " yes |" } else { " **no** |" };
+            }
+            out += "\n";
+        }
+        first = end;
     }
     out
 }
