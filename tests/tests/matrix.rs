@@ -38,7 +38,7 @@ fn progression_matrix() {
         Column::timer("W2 cursor race", wheels::cursor_race),
         Column::timer("W8 O(1) schedule", wheels::schedule_cost).counted(),
         Column::timer("idle wake-ups", wheels::idle_wakeups),
-        Column::any("nothing lost under stress", stress::nothing_lost).counted(),
+        Column::any("none lost under stress", stress::nothing_lost).counted(),
     ];
     let rows = matrix::run(&versions, &columns);
     println!("{}", matrix::details(&versions, &columns, &rows));
