@@ -29,16 +29,16 @@ fn progression_matrix() {
             pool: Some(pools::long_task_delays_others),
             ..Column::timer("I4 long task first", scenarios::long_task_delays_others)
         },
-        Column::timer("I5 fixed-rate catch-up", scenarios::fixed_rate_catches_up).counted(),
-        Column::timer("T10 wake-ups per deadline", scheduled::wakeups_per_deadline).counted(),
-        Column::timer("T14 cancelled, still held", scheduled::dead_entries).counted(),
-        Column::pool("T2 burst grows pool", pools::burst_grows_the_pool).counted(),
-        Column::pool("T6 every worker panics", pools::panics_kill_every_worker).counted(),
-        Column::pool("T7 execute vs shutdown", pools::execute_shutdown_race).counted(),
+        Column::timer("I5 fixed-rate catch-up", scenarios::fixed_rate_catches_up),
+        Column::timer("T10 wake-ups per deadline", scheduled::wakeups_per_deadline),
+        Column::timer("T14 cancelled, still held", scheduled::dead_entries),
+        Column::pool("T2 burst grows pool", pools::burst_grows_the_pool),
+        Column::pool("T6 every worker panics", pools::panics_kill_every_worker),
+        Column::pool("T7 execute vs shutdown", pools::execute_shutdown_race),
         Column::timer("W2 cursor race", wheels::cursor_race),
-        Column::timer("W8 O(1) schedule", wheels::schedule_cost).counted(),
+        Column::timer("W8 O(1) schedule", wheels::schedule_cost),
         Column::timer("idle wake-ups", wheels::idle_wakeups),
-        Column::any("none lost under stress", stress::nothing_lost).counted(),
+        Column::any("none lost under stress", stress::nothing_lost),
     ];
     let rows = matrix::run(&versions, &columns);
     println!("{}", matrix::details(&versions, &columns, &rows));

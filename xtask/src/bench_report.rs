@@ -345,6 +345,42 @@ fn targets(run: &Run) -> Vec<Line> {
             w.map(|w| (format!("{w:.0} /s"), w == 0.0)),
         ));
     }
+    // The same targets in instructions (callgrind): one figure per call,
+    // the same on every run.
+    let ins = |who: &str, group: &str| run.row("instructions", group, who, "instructions");
+    let (timer, pool, peer, floor) = (
+        ins(TIMER, "schedule"),
+        ins(POOL, "schedule"),
+        ins(PEER, "schedule"),
+        ins("floor: clock, lock, box, heap push", "schedule"),
+    );
+    for (who, ours) in [(TIMER, timer), (POOL, pool)] {
+        out.push(line(
+            format!("{who} schedule, in instructions: at most 0.6x scheduled-thread-pool"),
+            ours.zip(peer)
+                .map(|(o, p)| (format!("{o:.0} vs {p:.0}: {}", ratio(o, p)), o <= 0.6 * p)),
+        ));
+        out.push(line(
+            format!("{who} schedule, in instructions: within 1.5x of the floor"),
+            ours.zip(floor)
+                .map(|(o, f)| (format!("{o:.0} vs {f:.0}: {}", ratio(o, f)), o <= 1.5 * f)),
+        ));
+    }
+    let cancel = ins("ScheduledThreadPool, remove on cancel (stage 6)", "cancel");
+    out.push(line(
+        "indexed heap, in instructions: a cancel under 2x a push (its schedule)",
+        cancel
+            .zip(pool)
+            .map(|(c, p)| (format!("{c:.0} vs {p:.0}: {}", ratio(c, p)), c < 2.0 * p)),
+    ));
+    let levels = ins("HierarchicalWheel's levels (stage 7)", "insert");
+    let quad = ins("hierarchical_hash_wheel_timer's quad wheel", "insert");
+    out.push(line(
+        "hierarchical wheel insert, in instructions: within 1.2x of hierarchical_hash_wheel_timer",
+        levels
+            .zip(quad)
+            .map(|(l, q)| (format!("{l:.0} vs {q:.0}: {}", ratio(l, q)), l <= 1.2 * q)),
+    ));
     // Periodic drift and throughput.
     let expected = run.row("periodic_drift", "expected", "every period", "runs");
     for who in [TIMER, POOL] {
@@ -439,6 +475,7 @@ pub fn run(write: bool) -> Result {
             ("wakeups.md", wakeups(&run)),
             ("idle.md", idle(&run)),
             ("cancel.md", cancel(&run)),
+            ("instructions.md", instructions(&run)),
         ] {
             std::fs::write(out.join(name), text).map_err(|e| format!("{OUT}/{name}: {e}"))?;
         }
@@ -623,6 +660,17 @@ fn cancel(run: &Run) -> String {
             cell(at("schedule", 1_000_000), 1),
             held.map_or_else(|| "cannot say".to_owned(), |h| format!("{h:.0}"))
         );
+    }
+    out
+}
+
+/// Instructions per call, from callgrind.
+fn instructions(run: &Run) -> String {
+    let mut out = String::from("| instructions per call (callgrind) | | |\n|---|---|---|\n");
+    for ((bench, group, subject, _), v) in &run.rows {
+        if bench == "instructions" {
+            let _ = writeln!(out, "| {group} | {subject} | {v:.0} |");
+        }
     }
     out
 }

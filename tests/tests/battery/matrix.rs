@@ -18,9 +18,6 @@ pub struct Column {
     /// Runs the scenario against any version, timer or pool, by its name;
     /// when set, it is the only one asked.
     pub any: Option<fn(&Version) -> Outcome>,
-    /// Its verdict comes from a count or a forced order, not from a time,
-    /// so it may run beside the other such columns (see [`run`]).
-    pub counted: bool,
 }
 
 impl Column {
@@ -31,7 +28,6 @@ impl Column {
             timer: Some(run),
             pool: None,
             any: None,
-            counted: false,
         }
     }
 
@@ -42,7 +38,6 @@ impl Column {
             timer: None,
             pool: Some(run),
             any: None,
-            counted: false,
         }
     }
 
@@ -53,15 +48,6 @@ impl Column {
             timer: None,
             pool: None,
             any: Some(run),
-            counted: false,
-        }
-    }
-
-    /// The same column, marked as judged by a count or a forced order.
-    pub const fn counted(self) -> Column {
-        Column {
-            counted: true,
-            ..self
         }
     }
 
@@ -82,15 +68,13 @@ impl Column {
     }
 }
 
-/// Runs every column's scenario against every version. The versions of one
-/// column run side by side (each timer has its own thread names). The
-/// columns judged by time run one after another, so that only one busy
-/// loop burns a core at once and no other column's work makes them late;
-/// then the counted columns run all at once, since load cannot change a
-/// count or a forced order.
+/// Runs every column's scenario against every version: the versions of one
+/// column run side by side (each timer has its own thread names), the
+/// columns one after another (so only one busy loop burns a core at once).
 pub fn run(versions: &[Version], columns: &[Column]) -> Vec<Vec<Outcome>> {
-    let one_column = |column: &Column| {
-        thread::scope(|s| {
+    let mut by_column = Vec::new();
+    for column in columns {
+        let outcomes = thread::scope(|s| {
             let runs: Vec<_> = versions
                 .iter()
                 .map(|v| s.spawn(move || column.run(v)))
@@ -98,27 +82,9 @@ pub fn run(versions: &[Version], columns: &[Column]) -> Vec<Vec<Outcome>> {
             runs.into_iter()
                 .map(|r| r.join().expect("a scenario panicked"))
                 .collect::<Vec<_>>()
-        })
-    };
-    let mut by_column: Vec<Option<Vec<Outcome>>> = columns
-        .iter()
-        .map(|c| (!c.counted).then(|| one_column(c)))
-        .collect();
-    thread::scope(|s| {
-        let counted: Vec<_> = columns
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.counted)
-            .map(|(i, c)| (i, s.spawn(move || one_column(c))))
-            .collect();
-        for (i, run) in counted {
-            by_column[i] = Some(run.join().expect("a column panicked"));
-        }
-    });
-    let by_column: Vec<Vec<Outcome>> = by_column
-        .into_iter()
-        .map(|c| c.expect("every column ran"))
-        .collect();
+        });
+        by_column.push(outcomes);
+    }
     // Transpose: one row per version.
     (0..versions.len())
         .map(|v| by_column.iter().map(|col| col[v].clone()).collect())

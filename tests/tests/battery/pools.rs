@@ -212,7 +212,7 @@ pub fn panics_kill_every_worker(version: &PoolVersion) -> Outcome {
         });
     }
     gate.open();
-    let _ = rec.wait_until_count("ran", QUEUED, ms(1000));
+    let _ = rec.wait_until_count("ran", QUEUED, ms(300));
     let ran = ran.load(SeqCst);
     let verdict = match ran {
         QUEUED => Verdict::Ok,
@@ -222,7 +222,7 @@ pub fn panics_kill_every_worker(version: &PoolVersion) -> Outcome {
     Outcome {
         verdict,
         detail: format!(
-            "{CORE} panics: {ran} of {QUEUED} queued tasks ran within 1000 ms; {} workers left",
+            "{CORE} panics: {ran} of {QUEUED} queued tasks ran within 300 ms; {} workers left",
             pool.pool_size()
         ),
         joined: finish(pool, &prefix),
@@ -267,7 +267,7 @@ pub fn execute_shutdown_race(version: &PoolVersion) -> Outcome {
     });
     let (result, terminated) = result;
     let handed_back = result.is_err();
-    let ran = rec.eventually("task ran", ms(1000)).is_some();
+    let ran = rec.eventually("task ran", ms(300)).is_some();
     let verdict = match (terminated, handed_back, ran) {
         (false, ..) => Verdict::Unclear,
         (true, true, _) | (true, false, true) => Verdict::Ok,
