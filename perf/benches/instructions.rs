@@ -222,15 +222,17 @@ fn case_floor() {
     let heap = parking_lot::Mutex::new(BinaryHeap::new());
     let base = Instant::now() + FAR;
     for i in 0..PENDING as u64 {
-        heap.lock().push(FloorKey(base, i));
+        heap.lock().push(FloorKey(std::cmp::Reverse(base), i));
     }
     heap.lock().reserve(CALLS);
     let mut boxes: Vec<Box<dyn FnOnce() + Send>> = Vec::with_capacity(CALLS);
     counted_floor(&heap, &mut boxes);
 }
 
+/// Earliest first, as a timer's heap orders (std's heap is a max-heap):
+/// a task due later than the others stays at the bottom.
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
-struct FloorKey(Instant, u64);
+struct FloorKey(std::cmp::Reverse<Instant>, u64);
 
 #[inline(never)]
 fn counted_floor(
@@ -240,7 +242,7 @@ fn counted_floor(
     for i in 0..CALLS as u64 {
         let at = Instant::now() + FAR;
         boxes.push(Box::new(|| ()));
-        heap.lock().push(FloorKey(at, i + PENDING as u64));
+        heap.lock().push(FloorKey(std::cmp::Reverse(at), i + PENDING as u64));
     }
 }
 
