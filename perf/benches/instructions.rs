@@ -242,7 +242,8 @@ fn counted_floor(
     for i in 0..CALLS as u64 {
         let at = Instant::now() + FAR;
         boxes.push(Box::new(|| ()));
-        heap.lock().push(FloorKey(std::cmp::Reverse(at), i + PENDING as u64));
+        heap.lock()
+            .push(FloorKey(std::cmp::Reverse(at), i + PENDING as u64));
     }
 }
 

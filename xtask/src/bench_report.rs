@@ -184,10 +184,24 @@ fn targets(run: &Run) -> Vec<Line> {
             }),
         ));
     }
-    out.push(line(
-        "schedule makes no system call when the new task is not the head",
-        None,
-    ));
+    let control = run.row(
+        "syscalls",
+        "futex calls per schedule",
+        "Timer (stage 5), every task a new head",
+        "futex calls",
+    );
+    for who in [TIMER, POOL] {
+        let futex = run.row("syscalls", "futex calls per schedule", who, "futex calls");
+        out.push(line(
+            format!("{who}: no system call when the new task is not the head"),
+            futex.zip(control).map(|(f, c)| {
+                (
+                    format!("{f:.3} futex calls per schedule (each a new head: {c:.2})"),
+                    f == 0.0 && c > 0.5,
+                )
+            }),
+        ));
+    }
     // The hierarchical wheel.
     let levels = |n: usize| run.ns(&format!("wheel_schedule/pending_{n}/levels_insert"));
     let (small, large) = (WHEEL_SIZES[0], WHEEL_SIZES[3]);
