@@ -277,14 +277,15 @@ impl<T: Cancels, F: Fn() -> T> HeldAfter for Wrap<F> {
 
 fn config() -> Criterion {
     let c = Criterion::default();
-    if perf::quick() {
-        c.sample_size(10)
-            .warm_up_time(Duration::from_millis(100))
-            .measurement_time(Duration::from_millis(300))
-    } else {
-        c.sample_size(30)
+    match perf::quick_criterion() {
+        Some((samples, warm_up, measure)) => c
+            .sample_size(samples)
+            .warm_up_time(warm_up)
+            .measurement_time(measure),
+        None => c
+            .sample_size(30)
             .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2))
+            .measurement_time(Duration::from_secs(2)),
     }
 }
 

@@ -102,12 +102,12 @@ fn park_unpark(iters: u64) -> Duration {
 
 fn config() -> Criterion {
     let c = Criterion::default();
-    if perf::quick() {
-        c.sample_size(10)
-            .warm_up_time(Duration::from_millis(100))
-            .measurement_time(Duration::from_millis(300))
-    } else {
-        c.measurement_time(Duration::from_secs(2))
+    match perf::quick_criterion() {
+        Some((samples, warm_up, measure)) => c
+            .sample_size(samples)
+            .warm_up_time(warm_up)
+            .measurement_time(measure),
+        None => c.measurement_time(Duration::from_secs(2)),
     }
 }
 

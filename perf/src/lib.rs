@@ -33,3 +33,13 @@ pub fn quick() -> bool {
 pub fn size<T>(full: T, quick: T) -> T {
     if crate::quick() { quick } else { full }
 }
+
+/// Criterion's sample size, warm-up and measurement times for the quick
+/// mode, shared by the criterion benches; `None` for a full run.
+pub fn quick_criterion() -> Option<(usize, std::time::Duration, std::time::Duration)> {
+    quick().then_some((
+        10,
+        std::time::Duration::from_millis(100),
+        std::time::Duration::from_millis(300),
+    ))
+}

@@ -78,7 +78,7 @@ pub fn run(check: bool) -> Result<String> {
     banner("the bundle: the built book, and its PDF");
     crate::book::build()?;
     let html = root().join("book/book/html");
-    copy_dir(&html, &dir.join("book-html"))?;
+    crate::screenshots::copy_dir(&html, &dir.join("book-html"))?;
     let pdf = dir.join("book.pdf");
     print_pdf(&html.join("print.html"), &pdf)?;
 
@@ -144,21 +144,6 @@ fn check_offline(archive: &Path) -> Result<String> {
         return Err(format!("{}: the built book is missing", book.display()));
     }
     Ok("unpacked, it passed cargo test --workspace --offline with an empty CARGO_HOME".to_owned())
-}
-
-/// Copies a directory tree.
-fn copy_dir(from: &Path, to: &Path) -> Result {
-    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-    for entry in std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
-        let entry = entry.map_err(|e| e.to_string())?;
-        let (src, dst) = (entry.path(), to.join(entry.file_name()));
-        if src.is_dir() {
-            copy_dir(&src, &dst)?;
-        } else {
-            std::fs::copy(&src, &dst).map_err(|e| format!("{}: {e}", src.display()))?;
-        }
-    }
-    Ok(())
 }
 
 /// Prints mdBook's print page to a PDF with headless Chromium.

@@ -409,7 +409,7 @@ fn remove_old_pngs(dir: &Path) {
 }
 
 /// Copies a directory tree (the built book: files and directories only).
-fn copy_dir(from: &Path, to: &Path) -> Result {
+pub fn copy_dir(from: &Path, to: &Path) -> Result {
     let _ = std::fs::remove_dir_all(to);
     std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
     let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
