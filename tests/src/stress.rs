@@ -78,6 +78,12 @@ pub trait Stressed: Sync {
     fn finish(self) -> HandBack;
     /// What the handle says, after `finish`.
     fn report(handle: &Self::Handle) -> Report;
+
+    /// Whether a cancel can succeed on a task that is already running,
+    /// which then runs to its end with its outcome thrown away: Java's
+    /// `Future.cancel(false)`, and the scheduled pool's. Such a task ran
+    /// once and was cancelled once, and that is one fate, not two.
+    const CANCEL_WHILE_RUNNING: bool = false;
 }
 
 /// The size of a run, and its seed.
@@ -128,6 +134,9 @@ pub struct Tally {
     pub refused: usize,
     /// Handed back by the shutdown.
     pub handed_back: usize,
+    /// Of those that ran: cancelled while running, where the version's
+    /// cancel allows it (see [`Stressed::CANCEL_WHILE_RUNNING`]).
+    pub cancelled_while_running: usize,
     /// Accounted for by nothing: lost.
     pub lost: usize,
     /// Accounted for more than once (ran twice, or ran and reported
@@ -150,9 +159,10 @@ impl fmt::Display for Tally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} tasks: {} ran, {} cancelled, {} refused, {} handed back; {} lost, {} twice ({} ms)",
+            "{} tasks: {} ran ({} cancelled while running), {} cancelled, {} refused, {} handed back; {} lost, {} twice ({} ms)",
             self.tasks,
             self.ran,
+            self.cancelled_while_running,
             self.cancelled,
             self.refused,
             self.handed_back,
@@ -298,6 +308,17 @@ pub fn run<V: Stressed>(version: V, plan: Plan) -> Tally {
             + usize::from(seen.cancelled || report == Some(Report::Cancelled))
             + usize::from(refused)
             + usize::from(report == Some(Report::HandedBack));
+        if V::CANCEL_WHILE_RUNNING
+            && ran == 1
+            && returned == 0
+            && !refused
+            && (seen.cancelled || report == Some(Report::Cancelled))
+        {
+            // It had started when its cancel came: it ran, once.
+            tally.ran += 1;
+            tally.cancelled_while_running += 1;
+            continue;
+        }
         if report == Some(Report::Ran) && ran == 0 {
             // Says it ran, but its task never did: lost.
             tally.lost += 1;

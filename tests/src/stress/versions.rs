@@ -133,6 +133,9 @@ impl ScheduledUnderStress {
 impl Stressed for ScheduledUnderStress {
     type Handle = ScheduledFuture<()>;
 
+    /// `cancel(false)` on a running task returns true and lets it finish.
+    const CANCEL_WHILE_RUNNING: bool = true;
+
     fn schedule(&self, delay: Duration, task: Task) -> Option<ScheduledFuture<()>> {
         self.pool.schedule(delay, task).ok()
     }
