@@ -87,6 +87,19 @@ public class SideBySide {
         }
     }
 
+    /** Occupies the pool's one thread with a task that waits at the
+     * returned gate, and returns once that task has started. */
+    static CountDownLatch occupy(ThreadPoolExecutor pool) throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch gate = new CountDownLatch(1);
+        pool.execute(() -> {
+            started.countDown();
+            await(gate);
+        });
+        started.await();
+        return gate;
+    }
+
     /** "refused (<message>)" if scheduling throws IllegalStateException. */
     static String tryToSchedule(Runnable schedule) {
         try {
@@ -411,13 +424,7 @@ public class SideBySide {
         for (int i = 0; i < POLICY_NAMES.length; i++) {
             ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS,
                     new ArrayBlockingQueue<>(1), policy(i));
-            CountDownLatch started = new CountDownLatch(1);
-            CountDownLatch gate = new CountDownLatch(1);
-            pool.execute(() -> {
-                started.countDown();
-                await(gate);
-            });
-            started.await();
+            CountDownLatch gate = occupy(pool);
             AtomicInteger queuedRan = new AtomicInteger();
             AtomicInteger newRan = new AtomicInteger();
             pool.execute(queuedRan::incrementAndGet);
@@ -456,13 +463,7 @@ public class SideBySide {
     // 7. shutdownNow() hands back what was queued, and none of it runs.
     static void shutdownNow() throws InterruptedException {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch gate = new CountDownLatch(1);
-        pool.execute(() -> {
-            started.countDown();
-            await(gate);
-        });
-        started.await();
+        CountDownLatch gate = occupy(pool);
         AtomicInteger ran = new AtomicInteger();
         for (int i = 0; i < 3; i++) {
             pool.execute(ran::incrementAndGet);

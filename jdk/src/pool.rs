@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use kit::gate::Gate;
 use threadpool_executor::ThreadPool;
+use threadpool_executor::presets;
 use threadpool_executor::queue::TaskQueue;
 use threadpool_executor::reject::{Abort, CallerRuns, Discard, DiscardOldest, RejectPolicy};
 use threadpool_executor::task::Task;
@@ -61,12 +62,7 @@ pub fn growth() {
 /// A worker whose task panics (Java: throws) dies, and the pool starts
 /// another.
 pub fn worker_replaced() {
-    let pool = ThreadPool::builder()
-        .core_pool_size(1)
-        .maximum_pool_size(1)
-        .queue(TaskQueue::unbounded())
-        .build()
-        .expect("a valid pool");
+    let pool = presets::single().build().expect("a valid pool");
     let first: Arc<Mutex<Option<ThreadId>>> = Arc::default();
     let f = Arc::clone(&first);
     pool.execute(move || {
@@ -97,21 +93,12 @@ pub fn worker_replaced() {
 /// under each rejection policy: what happens to it, and to the queued one?
 pub fn rejected_when_full() {
     fn one(name: &str, policy: impl RejectPolicy<Task>) {
-        let pool = ThreadPool::builder()
-            .core_pool_size(1)
-            .maximum_pool_size(1)
+        let pool = presets::single()
             .queue(TaskQueue::bounded(1).expect("a capacity of 1"))
             .reject_policy(policy)
             .build()
             .expect("a valid pool");
-        let (gate, started) = (Gate::new(), Arc::new(Gate::new()));
-        let (waiter, start) = (gate.waiter(), Arc::clone(&started));
-        pool.execute(move || {
-            start.open();
-            waiter.wait();
-        })
-        .expect("accepted");
-        started.waiter().wait();
+        let gate = occupy(&pool);
         let counter = || Arc::new(AtomicUsize::new(0));
         let (queued_ran, new_ran) = (counter(), counter());
         let q = Arc::clone(&queued_ran);
@@ -148,10 +135,7 @@ pub fn rejected_when_full() {
 /// A task offered after shutdown, under each rejection policy.
 pub fn rejected_after_shutdown() {
     fn one(name: &str, policy: impl RejectPolicy<Task>) {
-        let pool = ThreadPool::builder()
-            .core_pool_size(1)
-            .maximum_pool_size(1)
-            .queue(TaskQueue::unbounded())
+        let pool = presets::single()
             .reject_policy(policy)
             .build()
             .expect("a valid pool");
@@ -178,21 +162,8 @@ pub fn rejected_after_shutdown() {
 
 /// `shutdown_now` hands back what was queued, and none of it runs.
 pub fn shutdown_now() {
-    let pool = ThreadPool::builder()
-        .core_pool_size(1)
-        .maximum_pool_size(1)
-        .queue(TaskQueue::unbounded())
-        .build()
-        .expect("a valid pool");
-    let gate = Gate::new();
-    let started = Arc::new(Gate::new());
-    let (waiter, start) = (gate.waiter(), Arc::clone(&started));
-    pool.execute(move || {
-        start.open();
-        waiter.wait();
-    })
-    .expect("accepted");
-    started.waiter().wait();
+    let pool = presets::single().build().expect("a valid pool");
+    let gate = occupy(&pool);
     let ran = Arc::new(AtomicUsize::new(0));
     for _ in 0..3 {
         let ran = Arc::clone(&ran);
@@ -208,4 +179,19 @@ pub fn shutdown_now() {
         "pool: shutdown_now with 1 running and 3 queued",
         &format!("handed back {handed_back}, ran {}", ran.load(SeqCst)),
     );
+}
+
+/// Occupies the pool's one thread with a task that waits at the returned
+/// gate, and returns once that task has started: Java's started latch and
+/// gate latch.
+fn occupy(pool: &ThreadPool) -> Gate {
+    let (gate, started) = (Gate::new(), Arc::new(Gate::new()));
+    let (waiter, start) = (gate.waiter(), Arc::clone(&started));
+    pool.execute(move || {
+        start.open();
+        waiter.wait();
+    })
+    .expect("accepted");
+    started.waiter().wait();
+    gate
 }

@@ -17,7 +17,6 @@
 
 use std::collections::BinaryHeap;
 use std::hint::black_box;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use hierarchical_hash_wheel_timer::wheels::quad_wheel::QuadWheelWithOverflow;
@@ -88,7 +87,7 @@ const CASES: [Case; 7] = [
 ];
 
 fn main() {
-    let case = std::env::args().find_map(|a| a.strip_prefix("--case=").map(str::to_owned));
+    let case = perf::under::case();
     if let Some(case) = case {
         let case = CASES
             .iter()
@@ -98,31 +97,16 @@ fn main() {
         return;
     }
     let mut report = Report::new("instructions");
-    let me = std::env::current_exe().expect("the bench's own path");
-    let out = perf::report::dir().join("callgrind.out");
-    std::fs::create_dir_all(perf::report::dir()).expect("target/bench-results");
     for case in &CASES {
-        let run = Command::new("valgrind")
-            .args([
-                "--tool=callgrind",
-                "--collect-atstart=no",
-                &format!("--toggle-collect=*{}*", case.counted),
-                &format!("--callgrind-out-file={}", out.display()),
-            ])
-            .arg(&me)
-            .arg(format!("--case={}", case.counted))
-            .output();
-        let Ok(run) = run else {
-            println!("valgrind is not installed: no instruction counts (apt-get install valgrind)");
+        let args = [
+            "--tool=callgrind".to_owned(),
+            "--collect-atstart=no".to_owned(),
+            format!("--toggle-collect=*{}*", case.counted),
+            "--callgrind-out-file={out}".to_owned(),
+        ];
+        let Some(text) = perf::under::run("valgrind", &args, "callgrind.out", case.counted) else {
             return;
         };
-        assert!(
-            run.status.success(),
-            "callgrind on {}: {}",
-            case.name,
-            String::from_utf8_lossy(&run.stderr)
-        );
-        let text = std::fs::read_to_string(&out).expect("callgrind's output");
         let total: u64 = text
             .lines()
             .find_map(|l| {
@@ -139,7 +123,6 @@ fn main() {
             "per call",
         );
     }
-    let _ = std::fs::remove_file(&out);
     report.write();
 }
 

@@ -12,7 +12,6 @@
 //! cargo bench -p perf --bench syscalls
 //! ```
 
-use std::process::Command;
 use std::time::Duration;
 
 use interrupt_cancel::timer::Timer;
@@ -123,7 +122,7 @@ fn case_peer() {
 }
 
 fn main() {
-    let case = std::env::args().find_map(|a| a.strip_prefix("--case=").map(str::to_owned));
+    let case = perf::under::case();
     if let Some(case) = case {
         let (_, run, _) = CASES
             .iter()
@@ -133,26 +132,11 @@ fn main() {
         return;
     }
     let mut report = Report::new("syscalls");
-    let me = std::env::current_exe().expect("the bench's own path");
-    std::fs::create_dir_all(perf::report::dir()).expect("target/bench-results");
-    let out = perf::report::dir().join("strace.out");
     for (name, _, calls) in CASES {
-        let run = Command::new("strace")
-            .args(["-f", "-e", "trace=futex,getppid", "-o"])
-            .arg(&out)
-            .arg(&me)
-            .arg(format!("--case={name}"))
-            .output();
-        let Ok(run) = run else {
-            println!("strace is not installed: no system call counts (apt-get install strace)");
+        let args = ["-f", "-e", "trace=futex,getppid", "-o", "{out}"].map(str::to_owned);
+        let Some(trace) = perf::under::run("strace", &args, "strace.out", name) else {
             return;
         };
-        assert!(
-            run.status.success(),
-            "strace on {name}: {}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        let trace = std::fs::read_to_string(&out).expect("strace's output");
         let futexes = futexes_between_marks(&trace).expect("two getppid marks");
         report.add(
             "futex calls per schedule",
@@ -162,7 +146,6 @@ fn main() {
             "",
         );
     }
-    let _ = std::fs::remove_file(&out);
     report.write();
 }
 

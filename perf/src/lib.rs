@@ -22,6 +22,7 @@ pub mod slack;
 pub mod stats;
 pub mod subjects;
 pub mod threads;
+pub mod under;
 
 /// Whether to run small (`PERF_QUICK=1`): each workload once, at a fraction
 /// of its size, for CI.
