@@ -118,7 +118,10 @@ impl<T: Send + 'static> InterruptibleQueue<T> {
     pub fn take(&self, token: &InterruptToken) -> Result<T, Interrupted> {
         // TODO(I1): this looks at the interrupt once, before blocking. An
         // interrupt raised while the thread waits below wakes nobody, and
-        // nothing here looks at the token again.
+        // nothing here looks at the token again. The token can knock:
+        // `InterruptToken::block_on` registers a `Wake` that `interrupt`
+        // calls after it raises the flag (chapter 5, "A flag and a
+        // registered waker").
         token.check()?;
         let mut state = self.shared.state.lock();
         loop {

@@ -88,6 +88,12 @@ fn main_loop(inbox: &Receiver<Message>, put_back: &Sender<Message>) {
             // the next `recv` returns it at once, and round the loop goes
             // without ever waiting. Wait instead, until the earliest task
             // the thread knows of is due or a new message arrives.
+            //
+            // Two things this loop does for you now, and your loop must do
+            // itself: it ends on `Message::Stop` (the `while let` stops at
+            // any message that is not a `Task`), which is how `drop` stops
+            // the thread; and `put_back` is a sender too, so while it
+            // exists the channel never reports a disconnect.
             let _ = put_back.send(Message::Task(entry));
         }
     }

@@ -178,13 +178,20 @@ fn list() -> Result {
         .filter(|e| status(e) == Status::Done)
         .count();
     let mut text = format!("Exercises: {done} of {} done\n\n", EXERCISES.len());
+    // The widest title sets the column, so no title runs into its state.
+    let width = EXERCISES.iter().map(|e| e.title.len()).max().unwrap_or(0);
     for e in EXERCISES {
         let state = match status(e) {
             Status::Done => "done",
             Status::NotYet => "not yet (started)",
             Status::NotStarted => "not yet",
         };
-        text += &format!("  {:<4} {:<24} {:<48} {state}\n", short(e), e.name, e.title);
+        text += &format!(
+            "  {:<4} {:<24} {:<width$}  {state}\n",
+            short(e),
+            e.name,
+            e.title
+        );
     }
     text += "\nStart one: cargo xtask exercise start <ex>   (the book's chapter has the story)\n";
     // Written, not printed: `exercise list | head -1` must not panic when
