@@ -149,10 +149,8 @@ fn check_offline(archive: &Path) -> Result<String> {
 /// Prints mdBook's print page to a PDF with headless Chromium.
 fn print_pdf(page: &Path, pdf: &Path) -> Result {
     if !Path::new(CHROMIUM).exists() {
-        return Err(format!(
-            "{CHROMIUM} is missing: the PDF needs headless Chromium \
-             (as root: apt-get update && apt-get install -y chromium)"
-        ));
+        println!("{CHROMIUM} is missing: installing Debian's chromium to print the PDF");
+        crate::cmd::apt_install(&["chromium"])?;
     }
     let run = Cmd::new(
         CHROMIUM,

@@ -66,6 +66,10 @@ const STEPS: &[Step] = &[
         run: book_build,
     },
     Step {
+        name: "the classroom bundle, unpacked and tested offline",
+        run: bundle,
+    },
+    Step {
         name: "benches, quick, and the report",
         run: benches,
     },
@@ -225,6 +229,10 @@ fn assets() -> Result<String> {
 fn book_build() -> Result<String> {
     book::build()?;
     Ok(String::new())
+}
+
+fn bundle() -> Result<String> {
+    crate::bundle::run(true)
 }
 
 fn benches() -> Result<String> {

@@ -179,21 +179,7 @@ fn ensure_java() -> Result {
         return Ok(());
     }
     println!("java or javac is not on the PATH: installing Debian's openjdk-17-jdk-headless");
-    let root_user = Cmd::new("id", &["-u"])
-        .read()
-        .is_ok_and(|id| id.trim() == "0");
-    let apt = |args: &[&str]| {
-        if root_user {
-            Cmd::new("apt-get", args).run()
-        } else {
-            println!("(not root: through sudo)");
-            let mut with_sudo = vec!["apt-get"];
-            with_sudo.extend_from_slice(args);
-            Cmd::new("sudo", &with_sudo).run()
-        }
-    };
-    apt(&["update"])?;
-    apt(&["install", "-y", "openjdk-17-jdk-headless"])?;
+    crate::cmd::apt_install(&["openjdk-17-jdk-headless"])?;
     if have("java") && have("javac") {
         Ok(())
     } else {
