@@ -70,13 +70,27 @@ mod enabled {
     /// Marks a point in a race window. If a test armed this point for the
     /// calling thread, the thread reports its arrival and waits here until
     /// the test releases it; otherwise this returns at once.
+    ///
+    /// Inlined, so that a build with pause points compiled in (every test
+    /// and bench build of a stage) pays one load and a branch where nothing
+    /// is armed, as the shipped build pays nothing: the benches measure the
+    /// timers, not the kit.
+    #[inline]
     pub fn pause_point(point: &'static str) {
         // ORDERING: Relaxed is enough for the fast path: arming takes the
-        // registry lock below before the armed thread can be told to move,
-        // and a stale zero only means a point armed after the thread passed.
-        if ARMED.load(Ordering::Relaxed) == 0 {
-            return;
+        // registry lock in `hold` before the armed thread can be told to
+        // move, and a stale zero only means a point armed after the thread
+        // passed.
+        if ARMED.load(Ordering::Relaxed) != 0 {
+            hold(point);
         }
+    }
+
+    /// The slow path of [`pause_point`]: some point is armed; hold this
+    /// thread if it is this point, for this thread.
+    #[cold]
+    #[inline(never)]
+    fn hold(point: &'static str) {
         let current = std::thread::current();
         let Some(name) = current.name() else { return };
         let slot = REGISTRY
