@@ -14,9 +14,9 @@
 //! limit. Whoever leads must never be lost: at every moment a head exists,
 //! someone is waiting timed for it, or is about to take it. Keep the public
 //! API, the counting in `park` (the check reads `wakeups` and `waiting`),
-//! and the `kit::pause_point(TOOK)` call after a take lets go of the lock:
-//! the check holds a taker there, right after it took an item, and expects
-//! another taker to take the next one on time.
+//! and the `kit::pause_point(TOOK)` call. A taker reaches it once it has
+//! taken an item and let go of the lock; the check holds it there and
+//! expects another taker to take the next item on time.
 //!
 //! Check: `cargo xtask exercise check t10`. Hints: `cargo xtask exercise hint t10`.
 
