@@ -17,7 +17,8 @@ use std::time::Instant;
 /// [`wait`](Semaphore::wait) takes one, sleeping while there is none.
 #[derive(Debug, Default)]
 pub struct Semaphore {
-    // TODO(C5): nothing here remembers a notify.
+    // TODO(C5): nothing here remembers a notify. (If you change what
+    // `lock` guards, change the `lock()` helper's return type with it.)
     lock: Mutex<()>,
     changed: Condvar,
 }

@@ -119,6 +119,9 @@ impl Timer {
         // TODO(P4): a flag is read only when the thread comes round to it;
         // a thread blocked in `recv` or `recv_deadline` never does, or only
         // at its deadline. Make the cancel wake it, wherever it blocks.
+        // (`cancel` takes `&self`: to drop something owned here, such as
+        // a sender, keep it where `&self` can take it out, for instance
+        // `Mutex<Option<_>>`.)
         self.cancelled.store(true, Ordering::SeqCst);
     }
 }
