@@ -271,6 +271,29 @@ pub fn banner(title: &str) {
     println!("==> {title}");
 }
 
+/// Installs Debian packages with apt-get (through sudo when not root), for
+/// the steps that need a tool the machine may not have yet: the JDK, and
+/// the headless Chromium that prints the book.
+pub fn apt_install(packages: &[&str]) -> Result {
+    let root_user = Cmd::new("id", &["-u"])
+        .read()
+        .is_ok_and(|id| id.trim() == "0");
+    let apt = |args: &[&str]| {
+        if root_user {
+            Cmd::new("apt-get", args).run()
+        } else {
+            println!("(not root: through sudo)");
+            let mut with_sudo = vec!["apt-get"];
+            with_sudo.extend_from_slice(args);
+            Cmd::new("sudo", &with_sudo).run()
+        }
+    };
+    apt(&["update"])?;
+    let mut install = vec!["install", "-y"];
+    install.extend_from_slice(packages);
+    apt(&install)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -301,27 +324,4 @@ mod tests {
         assert!(!bad.passed());
         assert_eq!(bad.how(), "exit status 3");
     }
-}
-
-/// Installs Debian packages with apt-get (through sudo when not root), for
-/// the steps that need a tool the machine may not have yet: the JDK, and
-/// the headless Chromium that prints the book.
-pub fn apt_install(packages: &[&str]) -> Result {
-    let root_user = Cmd::new("id", &["-u"])
-        .read()
-        .is_ok_and(|id| id.trim() == "0");
-    let apt = |args: &[&str]| {
-        if root_user {
-            Cmd::new("apt-get", args).run()
-        } else {
-            println!("(not root: through sudo)");
-            let mut with_sudo = vec!["apt-get"];
-            with_sudo.extend_from_slice(args);
-            Cmd::new("sudo", &with_sudo).run()
-        }
-    };
-    apt(&["update"])?;
-    let mut install = vec!["install", "-y"];
-    install.extend_from_slice(packages);
-    apt(&install)
 }
