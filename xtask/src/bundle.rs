@@ -159,9 +159,10 @@ fn print_pdf(page: &Path, pdf: &Path) -> Result {
             "--no-sandbox",
             "--disable-gpu",
             "--no-pdf-header-footer",
-            // Let the page's scripts (highlighting, the print page's own
-            // layout) finish before printing.
-            "--virtual-time-budget=10000",
+            // No --virtual-time-budget: Debian's Chromium 156 exits 0 with
+            // it and writes no PDF. Without it the print page's scripts
+            // (highlighting, layout) still run before printing: the pages
+            // were looked at.
             &format!("--print-to-pdf={}", pdf.display()),
             &format!("file://{}", page.display()),
         ],
