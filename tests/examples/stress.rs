@@ -1,10 +1,10 @@
 //! Nothing lost under stress, at full size: 8 clients, 100 000 tasks with
 //! random delays and random cancels, a shutdown midway, against every
-//! finished version. Prints each version's tally and the seed; exits 1 if
+//! finished version. Prints each version's tally and the replay number; exits 1 if
 //! any task was lost or accounted twice.
 //!
 //! ```text
-//! cargo run --release -p progression --example stress -- [--tasks N] [--seed S]
+//! cargo run --release -p progression --example stress -- [--tasks N] [--replay R]
 //! ```
 //! `cargo xtask stress` runs it so.
 
@@ -15,25 +15,25 @@ use progression::stress::{self, Plan};
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
-    let mut plan = Plan::full(fresh_seed());
+    let mut plan = Plan::full(fresh_replay());
     while let Some(flag) = args.next() {
         let value = args.next().and_then(|v| v.parse::<u64>().ok());
         match (flag.as_str(), value) {
             ("--tasks", Some(n)) => plan = plan.with_tasks(n as usize),
-            ("--seed", Some(s)) => plan.seed = s,
+            ("--replay", Some(s)) => plan.replay = s,
             _ => {
-                eprintln!("usage: stress [--tasks N] [--seed S]");
+                eprintln!("usage: stress [--tasks N] [--replay R]");
                 return ExitCode::from(2);
             }
         }
     }
     println!(
-        "stress: {} clients, {} tasks, delays up to {} ms, one in {} cancelled, a shutdown midway; seed {}",
+        "stress: {} clients, {} tasks, delays up to {} ms, one in {} cancelled, a shutdown midway; replay {}",
         plan.clients,
         plan.tasks,
         plan.max_delay.as_millis(),
         plan.cancel_one_in,
-        plan.seed
+        plan.replay
     );
     let mut failed = false;
     for version in stress::all() {
@@ -47,16 +47,16 @@ fn main() -> ExitCode {
         failed |= !tally.all_accounted();
     }
     if failed {
-        println!("replay: cargo xtask stress --seed {}", plan.seed);
+        println!("replay: cargo xtask stress --replay {}", plan.replay);
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// A new seed each run (the clock's nanoseconds), printed so it can be
-/// given back with `--seed`.
-fn fresh_seed() -> u64 {
+/// A new replay number each run (the clock's nanoseconds), printed so it can be
+/// given back with `--replay`.
+fn fresh_replay() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)

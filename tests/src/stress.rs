@@ -12,8 +12,8 @@
 //! refused; anything else is lost, and anything marked twice is a
 //! duplicate.
 //!
-//! The randomness comes from one seed, printed with the result, so a
-//! failure can be replayed: `cargo xtask stress --seed S`.
+//! The randomness comes from one replay number, printed with the result, so a
+//! failure can be replayed: `cargo xtask stress --replay R`.
 
 mod versions;
 
@@ -86,7 +86,7 @@ pub trait Stressed: Sync {
     const CANCEL_WHILE_RUNNING: bool = false;
 }
 
-/// The size of a run, and its seed.
+/// The size of a run, and its replay number.
 #[derive(Debug, Clone, Copy)]
 pub struct Plan {
     /// Client threads scheduling at once.
@@ -98,20 +98,20 @@ pub struct Plan {
     /// One task in this many is cancelled (a random one of the client's
     /// own, scheduled before).
     pub cancel_one_in: u32,
-    /// The seed of every client's randomness.
-    pub seed: u64,
+    /// The replay number every client's randomness starts from.
+    pub replay: u64,
 }
 
 impl Plan {
     /// The size: 8 clients, 100 000 tasks, delays up to 20 ms, a
     /// quarter of them cancelled.
-    pub fn full(seed: u64) -> Plan {
+    pub fn full(replay: u64) -> Plan {
         Plan {
             clients: 8,
             tasks: 100_000,
             max_delay: Duration::from_millis(20),
             cancel_one_in: 4,
-            seed,
+            replay,
         }
     }
 
@@ -213,10 +213,10 @@ struct Seen<H> {
     cancelled: bool,
 }
 
-/// A small, seeded generator per client: `fastrand`'s, so a seed replays
-/// the same delays and cancels.
-fn client_rng(seed: u64, client: usize) -> fastrand::Rng {
-    fastrand::Rng::with_seed(seed ^ (client as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+/// A small generator per client: `fastrand`'s, started from the replay
+/// number, so it replays the same delays and cancels.
+fn client_rng(replay: u64, client: usize) -> fastrand::Rng {
+    fastrand::Rng::with_seed(replay ^ (client as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
 /// Runs the plan against `version` and counts every task's fate.
@@ -235,7 +235,7 @@ pub fn run<V: Stressed>(version: V, plan: Plan) -> Tally {
             .map(|c| {
                 let (ledger, offered, shut, version) = (&ledger, &offered, &shut, &version);
                 s.spawn(move || {
-                    let mut rng = client_rng(plan.seed, c);
+                    let mut rng = client_rng(plan.replay, c);
                     let mut mine: Vec<Seen<V::Handle>> = Vec::new();
                     for id in (c..plan.tasks).step_by(plan.clients) {
                         let delay = Duration::from_micros(rng.u64(0..=max_delay));
@@ -351,7 +351,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_seed_replays_the_same_choices() {
+    fn a_replay_number_replays_the_same_choices() {
         let a: Vec<u64> = (0..5).map(|_| client_rng(7, 3).u64(..)).collect();
         let b: Vec<u64> = (0..5).map(|_| client_rng(7, 3).u64(..)).collect();
         assert_eq!(a, b);

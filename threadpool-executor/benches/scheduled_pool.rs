@@ -37,7 +37,7 @@ const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 /// Operations timed together.
 const ROUND: u64 = 100;
 
-/// Far delays in [1 h, 2 h), from a seeded linear congruential generator
+/// Far delays in [1 h, 2 h), from a linear congruential generator with a fixed start
 /// (Knuth's MMIX constants): the same on every run, no dependency.
 struct Delays(u64);
 

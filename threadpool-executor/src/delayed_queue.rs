@@ -613,7 +613,7 @@ mod tests {
         }
     }
 
-    /// A seeded linear congruential generator (Knuth's MMIX constants):
+    /// A linear congruential generator from a fixed start (Knuth's MMIX constants):
     /// the same "random" operations on every run, no dependency.
     struct Lcg(u64);
 

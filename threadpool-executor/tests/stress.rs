@@ -5,8 +5,8 @@
 //! it was rejected and handed back, or `shutdown_now` returned it. None
 //! lost, none twice, and every thread joined.
 //!
-//! The point and the kind of shutdown come from a seeded xorshift; the
-//! seed is printed. Run one again with `STRESS_SEED=<seed>`.
+//! The point and the kind of shutdown come from a xorshift started from a
+//! replay number, which is printed. Run one again with `STRESS_REPLAY=<replay>`.
 #![cfg(not(loom))]
 
 mod support;
@@ -53,9 +53,9 @@ impl XorShift {
     }
 }
 
-fn seed() -> u64 {
-    match std::env::var("STRESS_SEED") {
-        Ok(seed) => seed.parse().expect("STRESS_SEED is a number"),
+fn replay() -> u64 {
+    match std::env::var("STRESS_REPLAY") {
+        Ok(replay) => replay.parse().expect("STRESS_REPLAY is a number"),
         Err(_) => {
             let now = SystemTime::now()
                 .duration_since(SystemTime::UNIX_EPOCH)
@@ -67,8 +67,8 @@ fn seed() -> u64 {
 
 #[test]
 fn stress_every_task_accounted_for_once() {
-    let seed = seed();
-    let mut rng = XorShift(seed);
+    let replay = replay();
+    let mut rng = XorShift(replay);
     let shutdown_at = (rng.next() % TASKS as u64) as usize;
     let now = rng.next().is_multiple_of(2);
 
@@ -132,7 +132,7 @@ fn stress_every_task_accounted_for_once() {
     });
     assert!(
         pool.await_termination(ms(10_000)),
-        "seed {seed}: not terminated"
+        "replay {replay}: not terminated"
     );
     let elapsed = start.elapsed();
 
@@ -146,7 +146,7 @@ fn stress_every_task_accounted_for_once() {
     let mut ran = 0;
     for (id, runs) in runs.iter().enumerate() {
         let n = runs.load(SeqCst) as u32;
-        assert!(n <= 1, "seed {seed}: task {id} ran {n} times");
+        assert!(n <= 1, "replay {replay}: task {id} ran {n} times");
         ran += n as usize;
         fate[id] += n;
     }
@@ -157,7 +157,7 @@ fn stress_every_task_accounted_for_once() {
         .filter(|(r, _)| matches!(r, Reason::Saturated { .. }))
         .count();
     println!(
-        "stress: seed {seed}, {TASKS} tasks from {SUBMITTERS} threads, {} after {shutdown_at}: \
+        "stress: replay {replay}, {TASKS} tasks from {SUBMITTERS} threads, {} after {shutdown_at}: \
          {ran} ran, {} rejected ({saturated} saturated, {} shut down), {} returned by shutdown_now; \
          {} threads started; {} ms",
         if now { "shutdown_now" } else { "shutdown" },
@@ -169,18 +169,18 @@ fn stress_every_task_accounted_for_once() {
     );
     assert!(
         lost.is_empty(),
-        "seed {seed}: {} tasks lost, first {:?}",
+        "replay {replay}: {} tasks lost, first {:?}",
         lost.len(),
         &lost[..lost.len().min(10)]
     );
     assert!(
         twice.is_empty(),
-        "seed {seed}: {} tasks accounted twice, first {:?}",
+        "replay {replay}: {} tasks accounted twice, first {:?}",
         twice.len(),
         &twice[..twice.len().min(10)]
     );
     assert_eq!(ran + rejected.len() + returned.len(), TASKS);
-    assert_eq!(pool.completed_task_count(), ran as u64, "seed {seed}");
+    assert_eq!(pool.completed_task_count(), ran as u64, "replay {replay}");
 
     drop(pool);
     for name in names.lock().iter() {

@@ -222,15 +222,15 @@ fn costs() -> Vec<(u32, [f64; 5])> {
         .step_by(2)
         .map(|k| {
             let n = 1u64 << k;
-            let mut seed = 7;
+            let mut state = 7;
             let mut deadlines: Vec<u64> = (0..n)
-                .map(|_| FLOOR + next(&mut seed) % 10_000_000)
+                .map(|_| FLOOR + next(&mut state) % 10_000_000)
                 .collect();
             let mut heap: BinaryHeap<Reverse<Counted>> =
                 deadlines.iter().map(|&d| Reverse(Counted(d))).collect();
             let random = counted(|| {
                 for _ in 0..SAMPLES {
-                    heap.push(Reverse(Counted(FLOOR + next(&mut seed) % 10_000_000)));
+                    heap.push(Reverse(Counted(FLOOR + next(&mut state) % 10_000_000)));
                 }
             });
             // Each due before everything pending: it sifts to the top.
@@ -252,7 +252,7 @@ fn costs() -> Vec<(u32, [f64; 5])> {
             }
             let (l0, h0) = (levels.steps(), core.steps());
             for _ in 0..SAMPLES {
-                let d = FLOOR + next(&mut seed) % 10_000_000;
+                let d = FLOOR + next(&mut state) % 10_000_000;
                 levels.insert(d, ());
                 core.insert(d, ());
             }

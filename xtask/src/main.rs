@@ -10,7 +10,7 @@
 //! - `ftf`: the failing-then-fixed check alone;
 //! - `audit [N]`: every reproduction and red check N times under load (the
 //!   determinism audit);
-//! - `stress [--runs N] [--seed S]`: every finished version under stress,
+//! - `stress [--runs N] [--replay R]`: every finished version under stress,
 //!   every task accounted for once;
 //! - `loom`: the loom models alone;
 //! - `bench-report [--write]`: the last benchmark run as ratios and
@@ -55,9 +55,9 @@ cargo xtask <command>
   jdk [--write]
               run the same scenarios on the JDK and on our Timer and pool, side by side;
               --write updates the book's table
-  stress [--runs N] [--seed S]
+  stress [--runs N] [--replay R]
               8 clients, 100 000 tasks, random delays and cancels, a shutdown midway, on
-              every finished version, N times (default 5); --seed replays one run
+              every finished version, N times (default 5); --replay replays one run
   bench --quick
               every bench once, small (what CI runs), then the report
   bench-report [--write]
@@ -114,9 +114,9 @@ fn dispatch(args: &[String]) -> cmd::Result {
                 .opt_value_from_str("--runs")
                 .map_err(bad)?
                 .unwrap_or(stress::RUNS);
-            let seed: Option<u64> = flags.opt_value_from_str("--seed").map_err(bad)?;
+            let replay: Option<u64> = flags.opt_value_from_str("--replay").map_err(bad)?;
             done(flags)?;
-            stress::run(runs, seed).map(|note| println!("{note}"))
+            stress::run(runs, replay).map(|note| println!("{note}"))
         }
         "bench" => {
             if !flags.contains("--quick") {

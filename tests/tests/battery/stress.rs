@@ -1,8 +1,8 @@
 //! Nothing lost under stress, as a matrix column: each finished version
 //! runs the stress plan of `progression::stress` (8 clients, random delays
 //! and cancels, a shutdown midway) at full size, 100 000 tasks, once;
-//! `cargo xtask stress --runs N` runs it N times, each with a new seed. The
-//! seed is in the details; `STRESS_SEED=S` replays it.
+//! `cargo xtask stress --runs N` runs it N times, each with a new replay number. The
+//! number is in the details; `STRESS_REPLAY=R` replays it.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -11,9 +11,9 @@ use progression::stress::{self, Plan};
 use super::scenarios::{Outcome, Verdict};
 use super::versions::Version;
 
-/// The run's seed: `STRESS_SEED`, or the clock's nanoseconds.
-fn seed() -> u64 {
-    std::env::var("STRESS_SEED")
+/// The run's replay number: `STRESS_REPLAY`, or the clock's nanoseconds.
+fn replay() -> u64 {
+    std::env::var("STRESS_REPLAY")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| {
@@ -36,7 +36,7 @@ pub fn nothing_lost(version: &Version) -> Outcome {
             joined: true,
         };
     };
-    let plan = Plan::full(seed());
+    let plan = Plan::full(replay());
     let tally = (fixed.run)(plan);
     Outcome {
         verdict: if tally.all_accounted() {
@@ -47,7 +47,7 @@ pub fn nothing_lost(version: &Version) -> Outcome {
                 twice: tally.twice,
             }
         },
-        detail: format!("{tally}; seed {}", plan.seed),
+        detail: format!("{tally}; replay {}", plan.replay),
         // `run` joins every thread the version started (`finish`).
         joined: true,
     }
