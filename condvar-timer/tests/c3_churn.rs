@@ -26,12 +26,21 @@ struct Counts {
 trait Counted {
     /// The pause point that holds the thread just before its timed wait.
     const ABOUT_TO_WAIT: &'static str;
+    /// Where the thread is held first, for the first task, if not only at
+    /// `ABOUT_TO_WAIT`. racy.rs's thread wakes for its first task on the
+    /// queue's lock, which `schedule` lets go before it takes the monitor
+    /// to notify: a thread quick enough to reach `ABOUT_TO_WAIT` (monitor
+    /// held) in between blocks that `schedule` for good. A machine that
+    /// preempts the test's thread there did so twice in 20 loaded runs,
+    /// each a hang. Held first outside the monitor, it cannot.
+    const FIRST: Option<&'static str> = None;
     fn schedule_far(&self, delay: Duration);
     fn counts(&self) -> Counts;
 }
 
 impl Counted for racy::Timer {
     const ABOUT_TO_WAIT: &'static str = "condvar-timer::racy: holding the monitor, about to wait";
+    const FIRST: Option<&'static str> = Some("condvar-timer::racy: took the head, not yet waiting");
     fn schedule_far(&self, delay: Duration) {
         self.schedule(delay, || panic!("not due during the test"))
             .unwrap();
@@ -68,12 +77,20 @@ impl Counted for timer_style::Timer {
 /// Runs the scenario and returns the counts once the thread is waiting
 /// after the last wake-up.
 fn churn<T: Counted>(timer: &T, name: &str) -> Counts {
-    for delay in [4000, 3000, 2000, 1000] {
+    for (i, delay) in [4000, 3000, 2000, 1000].into_iter().enumerate() {
         // Armed before the schedule whose notify sends the thread round its
         // loop to this point again; released once it is there. Its next
         // step is the wait, and any notify needs a lock it holds until then.
         let pause = Pause::arm(T::ABOUT_TO_WAIT, name);
+        let first = T::FIRST
+            .filter(|_| i == 0)
+            .map(|point| Pause::arm(point, name));
         timer.schedule_far(ms(delay));
+        if let Some(first) = first {
+            // The schedule has returned: the thread may go on to the wait.
+            first.wait_reached();
+            first.release();
+        }
         pause.wait_reached();
         pause.release();
     }

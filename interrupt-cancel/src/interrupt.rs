@@ -147,7 +147,6 @@ pub struct InterruptToken {
 }
 
 impl InterruptHandle {
-    // ANCHOR: interrupt
     /// Raises the interrupt: the thread's next check fails, and a blocking
     /// operation it is in (or about to enter) returns `Err(Interrupted)`.
     ///
@@ -158,6 +157,7 @@ impl InterruptHandle {
     /// token.handle().interrupt();
     /// assert_eq!(token.check(), Err(Interrupted));
     /// ```
+    // ANCHOR: interrupt
     pub fn interrupt(&self) {
         let blocker = {
             let blocker = self.inner.blocker.lock();
@@ -266,7 +266,6 @@ impl InterruptToken {
         }
     }
 
-    // ANCHOR: block_on
     /// Registers `waker` as the way to wake this thread until the returned
     /// guard is dropped. A blocking operation calls this before it takes its
     /// own lock, and checks [`InterruptToken::check`] under that lock before
@@ -312,6 +311,7 @@ impl InterruptToken {
     ///
     /// # Errors
     /// [`Interrupted`] if the interrupt is already raised.
+    // ANCHOR: block_on
     pub fn block_on(&self, waker: Arc<dyn Wake>) -> Result<Blocked<'_>, Interrupted> {
         let mut blocker = self.inner.blocker.lock();
         // Under the lock `interrupt` sets the flag with: either it sees our

@@ -663,7 +663,6 @@ fn check_period(first: Instant, period: Duration) -> Result<(), ScheduleError> {
 }
 
 impl TaskHandle {
-    // ANCHOR: cancel
     /// Cancels the task: `TimerTask.cancel()`. Returns `true` if that
     /// prevented a run: a one-shot task that had not started, or a
     /// repeating task that would have run again (even if it is running
@@ -680,6 +679,7 @@ impl TaskHandle {
     /// assert!(!later.cancel(), "already cancelled");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    // ANCHOR: cancel
     pub fn cancel(&self) -> bool {
         let mut state = self.shared.state.lock();
         let slot = &mut state.slots[self.slot];
@@ -696,7 +696,6 @@ impl TaskHandle {
     }
     // ANCHOR_END: cancel
 
-    // ANCHOR: interrupt
     /// Asks the task to stop, if it is running right now: raises the timer
     /// thread's interrupt, which the task can read with
     /// [`interrupt::check`](crate::interrupt::check) or feel in
@@ -725,6 +724,7 @@ impl TaskHandle {
     /// assert_eq!(stopped.recv()?, Err(interrupt::Interrupted));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    // ANCHOR: interrupt
     pub fn interrupt(&self) -> bool {
         let running = self.shared.running.lock();
         // Under the lock the thread clears the interrupt with after each
@@ -802,7 +802,6 @@ impl Drop for TaskHandle {
     }
 }
 
-// ANCHOR: main_loop
 fn main_loop(shared: &Shared, token: &InterruptToken) {
     token.set_current();
     let mut state = shared.state.lock();
@@ -827,6 +826,7 @@ fn main_loop(shared: &Shared, token: &InterruptToken) {
             shared.changed.wait_until(&mut state, deadline);
             continue;
         }
+        // ANCHOR: main_loop
         state.heap.pop();
         let task = &mut state.slots[slot];
         let work = task.work.take().expect("a scheduled task has its closure");
@@ -858,9 +858,9 @@ fn main_loop(shared: &Shared, token: &InterruptToken) {
                 state = shared.state.lock();
             }
         }
+        // ANCHOR_END: main_loop
     }
 }
-// ANCHOR_END: main_loop
 
 // ANCHOR: run
 /// Runs one task, catching its panic; then clears the interrupt. Gives

@@ -4,10 +4,16 @@
 //! The Java Timer article's example, one article second to 5 ms (as in
 //! stage 6's fixed test, which runs the same check): task 1 is due at 10 s
 //! and runs for 70 s; task 2 is due at 30 s. On one thread, task 2 starts
-//! when task 1 ends, at 80 s: here 150 ms due, about 400 ms started, 250 ms
-//! late against the 100 ms allowed. The finished Timer (timer.rs) shows it as java.util.Timer does;
-//! stage 6's pool runs task 2 on another thread, on time (its `_fixed`
-//! test lives there).
+//! when task 1 ends, at 80 s: here 150 ms due, about 400 ms started. The
+//! finished Timer (timer.rs) shows it as java.util.Timer does; stage 6's
+//! pool runs task 2 on another thread, on time (its `_fixed` test lives
+//! there).
+//!
+//! The correctness check: task 2 starts while task 1 still runs. Exact on
+//! one thread, which cannot start task 2 before task 1 ends, whatever the
+//! load; a pool with a free worker has the 250 ms task 1 runs past task
+//! 2's due time. (It was "within 100 ms of its due time", a bound on the
+//! clock that a loaded machine broke for the pool.)
 //!
 //! Task 1 occupies the thread with `std::thread::sleep`: the thread is
 //! busy with a task either way, burning a core or not.
@@ -24,8 +30,6 @@ const SECOND_MS: u64 = 5;
 const TASK1_DUE_MS: u64 = 10 * SECOND_MS;
 const TASK1_RUNS_MS: u64 = 70 * SECOND_MS;
 const TASK2_DUE_MS: u64 = 30 * SECOND_MS;
-/// How late task 2 may start on a timer that is free when it is due.
-const MARGIN_MS: u64 = 100;
 
 struct Run {
     rec: Recorder,
@@ -87,7 +91,7 @@ fn i4_delayed_tasks_reproduces() {
 fn i4_delayed_tasks_on_timer() {
     let run = two_tasks();
     assert!(
-        run.task2_started <= run.task2_due + ms(MARGIN_MS),
+        run.task2_started < run.task1_ended,
         "I4 delayed_tasks: task 2 due at {} ms, started at {} ms; task 1 ran from {} ms to {} ms on the timer's one thread\n{}",
         in_ms(run.task2_due),
         in_ms(run.task2_started),

@@ -28,7 +28,7 @@ pub mod threads;
 pub mod timeline;
 pub mod wait;
 
-pub use pause::pause_point;
+pub use pause::{PAUSE_POINTS_COMPILED, pause_point};
 pub use recorder::Recorder;
 pub use scale::ms;
 pub use wait::eventually;

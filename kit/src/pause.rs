@@ -32,6 +32,15 @@
 #[cfg(any(test, feature = "pause-points"))]
 pub use enabled::{Pause, pause_point};
 
+/// Whether this build of `kit` has pause points compiled in (its
+/// `pause-points` feature is on). A stage's test, example and bench builds
+/// turn it on through their dev-dependencies, and cargo unifies features:
+/// a build that includes any of them (`cargo bench --workspace`) turns it
+/// on for every crate that links `kit`. The benchmarks of `perf/` refuse
+/// to run when it is on, since what they would time is not what a user's
+/// build runs.
+pub const PAUSE_POINTS_COMPILED: bool = cfg!(any(test, feature = "pause-points"));
+
 /// Marks a point in a race window. Without the `pause-points` feature this
 /// does nothing and compiles to nothing.
 #[cfg(not(any(test, feature = "pause-points")))]

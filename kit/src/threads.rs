@@ -83,6 +83,42 @@ pub fn gone_within(name: &str, within: Duration) -> bool {
     }
 }
 
+/// Whether every thread named in `names` is asleep (blocked, the kernel's
+/// state `S`) at one look, waiting at most `within` for such a look.
+///
+/// For a pool just started: each worker takes locks and may block on them
+/// a few times before it first waits for work. Two workers asleep at once
+/// hold no lock either would need (a thread holding one is running or
+/// ready to run, not asleep), so both are in their waits: from then on, a
+/// count of their wake-ups counts what the pool does, not its start.
+/// Polls every millisecond, up to the deadline.
+pub fn asleep_within(names: &[&str], within: Duration) -> bool {
+    let deadline = Instant::now() + within;
+    loop {
+        let asleep = names.iter().all(|name| {
+            tids_named(name)
+                .is_ok_and(|tids| !tids.is_empty() && tids.iter().all(|&t| state(t) == Some('S')))
+        });
+        if asleep {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The kernel's one-letter state of this process's thread `tid` (`R`
+/// running or ready, `S` asleep, ...), from `/proc/self/task/<tid>/stat`;
+/// `None` once it has exited.
+pub fn state(tid: i32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).ok()?;
+    // "tid (comm) S ...": the name may hold spaces and parentheses, so the
+    // state is the first field after the last ')'.
+    stat.rsplit_once(')')?.1.trim_start().chars().next()
+}
+
 /// Asserts that no thread named `name` is left (a timer's drop must join
 /// its thread).
 ///

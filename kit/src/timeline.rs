@@ -260,8 +260,14 @@ impl Chart {
 
     /// Columns between two labels on the axis.
     pub const LABEL_EVERY: usize = 10;
-    /// SVG pixels per column.
-    pub const PX: usize = 8;
+    /// The widest line of [`Chart::text`]: the book's output blocks hold
+    /// about 90 characters. A longer chart is folded into parts, one under
+    /// the other, each with its own axis.
+    pub const TEXT_WIDTH: usize = 88;
+    /// The width of [`Chart::svg`]'s picture, in pixels: the book's column
+    /// is 750 px wide on screen and about 740 px on a printed page, so the
+    /// picture is shown at its own size, never shrunk, in both.
+    pub const SVG_WIDTH: usize = 720;
 
     /// How many columns the longest lane needs.
     pub fn columns(&self) -> usize {
@@ -310,43 +316,27 @@ impl Chart {
 
     /// The chart as fixed-width text: an axis, then for each lane a row of
     /// task names, a row of states (one character per tick) and a row of
-    /// marks, then a legend.
+    /// marks, then a legend. No line is wider than [`Chart::TEXT_WIDTH`]:
+    /// a chart with more columns than that is folded into parts of whole
+    /// axis labels, as even as can be, each with its own axis.
     pub fn text(&self) -> String {
         let cols = self.columns();
         let pad = self.lanes.iter().map(|l| l.title.len()).max().unwrap_or(0) + 2;
+        let room = Self::TEXT_WIDTH.saturating_sub(pad);
+        let most = (room / Self::LABEL_EVERY * Self::LABEL_EVERY).max(Self::LABEL_EVERY);
+        let parts = if cols <= room { 1 } else { cols.div_ceil(most) };
+        let per = cols.div_ceil(parts).div_ceil(Self::LABEL_EVERY).max(1) * Self::LABEL_EVERY;
         let mut out = String::new();
-
-        let mut labels = Row::new(pad + cols);
-        let mut ruler = String::new();
-        for i in 0..=cols {
-            if i % Self::LABEL_EVERY == 0 {
-                labels.put(pad + i, &self.label(i));
-                ruler.push('+');
-            } else {
-                ruler.push('-');
+        let mut from = 0;
+        loop {
+            let to = (from + per).min(cols);
+            if from > 0 {
+                out.push('\n');
             }
-        }
-        push_line(&mut out, &labels.text());
-        push_line(&mut out, &format!("{:pad$}{ruler}", ""));
-
-        for lane in &self.lanes {
-            if !lane.spans.is_empty() {
-                let mut names = Row::new(pad + cols);
-                for span in &lane.spans {
-                    names.put(pad + self.column(span.start), &span.label);
-                }
-                push_line(&mut out, &names.text());
-            }
-            let states: String = (0..cols)
-                .map(|i| lane.state_at(self.middle(i)).map_or(' ', State::glyph))
-                .collect();
-            push_line(&mut out, &format!("{:<pad$}{states}", lane.title));
-            if !lane.marks.is_empty() {
-                let mut marks = Row::new(pad + cols);
-                for mark in &lane.marks {
-                    marks.put(pad + self.column(mark.at), &format!("^ {}", mark.label));
-                }
-                push_line(&mut out, &marks.text());
+            self.text_part(&mut out, pad, from, to, to == cols);
+            from = to;
+            if from >= cols {
+                break;
             }
         }
 
@@ -354,33 +344,110 @@ impl Chart {
             .iter()
             .map(|s| format!("{} {}", s.glyph(), s.meaning()))
             .collect();
-        push_line(
-            &mut out,
-            &format!(
-                "{}   (one column = {}{})",
-                legend.join("   "),
-                self.tick_in_units(),
-                self.scale_note()
-                    .map(|n| format!("; {n}"))
-                    .unwrap_or_default()
-            ),
+        let legend = legend.join("   ");
+        let note = format!(
+            "(one column = {}{})",
+            self.tick_in_units(),
+            self.scale_note()
+                .map(|n| format!("; {n}"))
+                .unwrap_or_default()
         );
+        if legend.len() + 3 + note.len() <= Self::TEXT_WIDTH {
+            push_line(&mut out, &format!("{legend}   {note}"));
+        } else {
+            push_line(&mut out, &legend);
+            push_line(&mut out, &note);
+        }
         out
     }
 
-    /// The chart as a standalone SVG image: the same lanes as coloured bars,
-    /// task names on their bars, dashed lines at the marks, an axis and a
-    /// legend.
+    /// Columns `from..to` of the chart as text, appended to `out`; `last`
+    /// for the part that ends the chart (its marks at the very end belong
+    /// to it).
+    fn text_part(&self, out: &mut String, pad: usize, from: usize, to: usize, last: bool) {
+        let width = Self::TEXT_WIDTH.max(pad + to - from);
+        let inside = |c: usize| (from <= c && c < to) || (last && c == to);
+
+        let mut labels = Row::new(width);
+        let mut ruler = String::new();
+        for i in from..=to {
+            if i % Self::LABEL_EVERY == 0 {
+                labels.put_within(pad + i - from, &self.label(i));
+                ruler.push('+');
+            } else {
+                ruler.push('-');
+            }
+        }
+        push_line(out, &labels.text());
+        push_line(out, &format!("{:pad$}{ruler}", ""));
+
+        for lane in &self.lanes {
+            let spans: Vec<&Span> = lane
+                .spans
+                .iter()
+                .filter(|s| self.column(s.start) < to && s.end > self.tick * from as u32)
+                .collect();
+            if !spans.is_empty() {
+                let mut names = Row::new(width);
+                for span in spans {
+                    // A task that began in an earlier part is named again.
+                    let at = self.column(span.start).max(from);
+                    names.put_near(pad + at - from, &span.label);
+                }
+                push_line(out, &names.text());
+            }
+            let states: String = (from..to)
+                .map(|i| lane.state_at(self.middle(i)).map_or(' ', State::glyph))
+                .collect();
+            push_line(out, &format!("{:<pad$}{states}", lane.title));
+            let marks: Vec<&Mark> = lane
+                .marks
+                .iter()
+                .filter(|m| inside(self.column(m.at)))
+                .collect();
+            if !marks.is_empty() {
+                let mut row = Row::new(width);
+                for mark in marks {
+                    row.put_mark(pad + self.column(mark.at) - from, &mark.label);
+                }
+                push_line(out, &row.text());
+            }
+        }
+    }
+
+    /// The chart as a standalone SVG image, [`Chart::SVG_WIDTH`] pixels
+    /// wide: the same lanes as coloured bars, task names on their bars (or
+    /// above a bar too narrow for the name), dashed lines at the marks, an
+    /// axis and a legend.
     pub fn svg(&self) -> String {
-        const LEFT: usize = 140;
         const TOP: usize = 34;
         const LANE: usize = 56;
         const BAR: usize = 22;
-        let cols = self.columns();
-        let width = (LEFT + cols * Self::PX + 60).max(780);
-        let height = TOP + self.lanes.len() * LANE + 40;
-        let x =
-            |t: Duration| LEFT as f64 + t.as_secs_f64() / self.tick.as_secs_f64() * Self::PX as f64;
+        /// Rough widths of a character of sans-serif text, bold 12 px and
+        /// plain 12 px, for placing words without measuring them.
+        const BOLD: f64 = 7.6;
+        const PLAIN: f64 = 6.8;
+        let width = Self::SVG_WIDTH;
+        let cols = self.columns().max(1);
+        let titles = self
+            .lanes
+            .iter()
+            .map(|l| l.title.chars().count())
+            .max()
+            .unwrap_or(0);
+        let left = (16.0 + titles as f64 * BOLD).round();
+        let px = (width as f64 - left - 24.0) / cols as f64;
+        let x = |t: Duration| left + t.as_secs_f64() / self.tick.as_secs_f64() * px;
+        let col_x = |i: usize| left + i as f64 * px;
+
+        // The legend: three swatches, then the scale note, on a second row
+        // if the first has no room for it.
+        let note = self.scale_note().unwrap_or_default();
+        let note_x = 8.0 + 3.0 * 150.0;
+        let note_row = usize::from(note_x + note.chars().count() as f64 * PLAIN > width as f64);
+        let axis_bottom = TOP + self.lanes.len() * LANE;
+        let height = axis_bottom + 40 + 18 * note_row;
+
         let mut svg = String::new();
         let _ = writeln!(
             svg,
@@ -391,18 +458,27 @@ impl Chart {
             r#"<rect width="{width}" height="{height}" fill="white"/>"#
         );
 
-        // The axis.
-        let axis_bottom = TOP + self.lanes.len() * LANE;
-        for i in (0..=cols).step_by(Self::LABEL_EVERY) {
-            let xi = LEFT + i * Self::PX;
+        // The axis: a label every LABEL_EVERY columns, or every few of those
+        // when the labels would otherwise run together.
+        let widest = (0..=cols)
+            .step_by(Self::LABEL_EVERY)
+            .map(|i| self.label(i).chars().count())
+            .max()
+            .unwrap_or(1) as f64;
+        let mut step = Self::LABEL_EVERY;
+        while (step as f64) * px < widest * PLAIN + 10.0 && step < cols {
+            step += Self::LABEL_EVERY;
+        }
+        for i in (0..=cols).step_by(step) {
+            let xi = col_x(i);
             let _ = writeln!(
                 svg,
-                r##"<line x1="{xi}" y1="{}" x2="{xi}" y2="{axis_bottom}" stroke="#eeeeee"/>"##,
+                r##"<line x1="{xi:.1}" y1="{}" x2="{xi:.1}" y2="{axis_bottom}" stroke="#eeeeee"/>"##,
                 TOP - 6
             );
             let _ = writeln!(
                 svg,
-                r#"<text x="{xi}" y="{}" text-anchor="middle">{}</text>"#,
+                r#"<text x="{xi:.1}" y="{}" text-anchor="middle">{}</text>"#,
                 TOP - 10,
                 escape(&self.label(i))
             );
@@ -430,9 +506,9 @@ impl Chart {
                     };
                     let _ = writeln!(
                         svg,
-                        r#"<rect x="{}" y="{y}" width="{}" height="{h}" fill="{}"><title>{}</title></rect>"#,
-                        LEFT + i * Self::PX,
-                        run * Self::PX,
+                        r#"<rect x="{:.1}" y="{y}" width="{:.1}" height="{h}" fill="{}"><title>{}</title></rect>"#,
+                        col_x(i),
+                        run as f64 * px,
                         state.colour(),
                         state.meaning()
                     );
@@ -441,13 +517,25 @@ impl Chart {
             }
             for span in &lane.spans {
                 let end = span.end.min(lane.end());
-                let _ = writeln!(
-                    svg,
-                    r#"<text x="{:.1}" y="{}" text-anchor="middle" fill="white">{}</text>"#,
-                    (x(span.start) + x(end)) / 2.0,
-                    middle + 4,
-                    escape(&span.label)
-                );
+                let (from, to) = (x(span.start), x(end));
+                let fits = to - from >= span.label.chars().count() as f64 * PLAIN + 4.0;
+                let _ = if fits {
+                    writeln!(
+                        svg,
+                        r#"<text x="{:.1}" y="{}" text-anchor="middle" fill="white">{}</text>"#,
+                        (from + to) / 2.0,
+                        middle + 4,
+                        escape(&span.label)
+                    )
+                } else {
+                    writeln!(
+                        svg,
+                        r##"<text x="{:.1}" y="{}" text-anchor="middle" font-size="11" fill="#1b4f66">{}</text>"##,
+                        (from + to) / 2.0,
+                        top - 3,
+                        escape(&span.label)
+                    )
+                };
             }
             for mark in &lane.marks {
                 let xm = x(mark.at);
@@ -457,9 +545,16 @@ impl Chart {
                     top - 4,
                     top + BAR + 4
                 );
+                // Near the right edge, the word ends at the mark instead.
+                let words = mark.label.chars().count() as f64 * 6.0;
+                let anchor = if xm + words / 2.0 > width as f64 - 4.0 {
+                    "end"
+                } else {
+                    "middle"
+                };
                 let _ = writeln!(
                     svg,
-                    r#"<text x="{xm:.1}" y="{}" text-anchor="middle" font-size="10">{}</text>"#,
+                    r#"<text x="{xm:.1}" y="{}" text-anchor="{anchor}" font-size="11">{}</text>"#,
                     top + BAR + 15,
                     escape(&mark.label)
                 );
@@ -468,7 +563,7 @@ impl Chart {
 
         // The legend.
         let y = axis_bottom + 16;
-        let mut lx = LEFT;
+        let mut lx = 8;
         for state in State::ALL {
             let _ = writeln!(
                 svg,
@@ -484,10 +579,15 @@ impl Chart {
             );
             lx += 150;
         }
+        let (nx, ny) = if note_row == 1 {
+            (8.0, y + 18)
+        } else {
+            (note_x, y)
+        };
         let _ = writeln!(
             svg,
-            r##"<text x="{lx}" y="{y}" fill="#666666">{}</text>"##,
-            escape(&self.scale_note().unwrap_or_default())
+            r##"<text x="{nx}" y="{ny}" fill="#666666">{}</text>"##,
+            escape(&note)
         );
         svg.push_str("</svg>\n");
         svg
@@ -513,6 +613,38 @@ impl Row {
         if self.0[from..end].iter().all(|c| *c == ' ') {
             for (i, c) in word.chars().enumerate() {
                 self.0[at + i] = c;
+            }
+        }
+    }
+
+    /// Puts a word at `at` if it ends within the row's width.
+    fn put_within(&mut self, at: usize, word: &str) {
+        if at + word.chars().count() <= self.0.len() {
+            self.put(at, word);
+        }
+    }
+
+    /// Puts a name near `at`: there if it fits in the row's width, else
+    /// moved left just enough to end at the edge.
+    fn put_near(&mut self, at: usize, word: &str) {
+        let len = word.chars().count();
+        let at = at.min(self.0.len().saturating_sub(len));
+        self.put(at, word);
+    }
+
+    /// Puts a mark's caret at `at` and its label after it (`^ cancel`), or
+    /// before it (`cancel ^`) where the label would pass the row's width.
+    fn put_mark(&mut self, at: usize, label: &str) {
+        let after = format!("^ {label}");
+        if at + after.chars().count() <= self.0.len() {
+            self.put(at, &after);
+        } else {
+            let before = format!("{label} ^");
+            let len = before.chars().count();
+            if at + 1 >= len {
+                self.put(at + 1 - len, &before);
+            } else {
+                self.put(at, "^");
             }
         }
     }
@@ -749,11 +881,60 @@ mod tests {
             "                task 1",
             "sleep-based  ...===.....",
             "                     ^ task 2 scheduled",
-            ". waiting (no CPU)   # busy, no task   = running a task   (one column = 1 s; 1 s = 10 ms of real time)",
+            ". waiting (no CPU)   # busy, no task   = running a task",
+            "(one column = 1 s; 1 s = 10 ms of real time)",
             "",
         ]
         .join("\n");
         assert_eq!(chart().text(), expected);
+    }
+
+    #[test]
+    fn a_long_chart_is_folded_to_the_books_width() {
+        // 130 columns of 1 ms: a task from 20 to 23 ms and from 100 to 103
+        // ms, marks at 5 ms and at the very end.
+        let samples: Vec<Sample> = (0..130)
+            .map(|i| Sample {
+                from: ms(i),
+                to: ms(i + 1),
+                cpu: Duration::ZERO,
+                waited: Duration::ZERO,
+            })
+            .collect();
+        let events = [
+            event(5, "main", "t1 scheduled"),
+            event(20, "w", "t1 start"),
+            event(23, "w", "t1 end"),
+            event(100, "w", "t2 start"),
+            event(103, "w", "t2 end"),
+            event(130, "main", "the last one scheduled"),
+        ];
+        let chart = Chart {
+            tick: ms(1),
+            unit: ms(1),
+            unit_name: "ms".into(),
+            lanes: vec![Lane::from_events("worker w1", "w", samples, &events)],
+        };
+        let text = chart.text();
+        assert!(text.lines().all(|l| l.len() <= Chart::TEXT_WIDTH), "{text}");
+        // Two parts of 70 and 60 columns, each with its axis.
+        let lanes: Vec<&str> = text.lines().filter(|l| l.starts_with("worker")).collect();
+        assert_eq!(lanes.len(), 2, "{text}");
+        assert_eq!(lanes[0].len() - 11, 70);
+        assert_eq!(lanes[1].len() - 11, 60);
+        // 0 to 70 ms, then 70 to 130 ms.
+        assert_eq!(text.matches("0ms").count(), 15, "{text}");
+        // Every column's state is there once, in order.
+        let states: String = lanes.iter().map(|l| &l[11..]).collect();
+        assert_eq!(states.len(), 130);
+        assert_eq!(&states[19..24], ".===.");
+        assert_eq!(&states[99..104], ".===.");
+        // The mark at the very end points back at its column.
+        assert!(text.contains("the last one scheduled ^\n"), "{text}");
+        assert!(
+            text.contains("\n                ^ t1 scheduled\n"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -767,6 +948,7 @@ mod tests {
         assert!(svg.contains(">task 2 scheduled</text>"));
         assert!(svg.contains("stroke-dasharray"));
         assert!(svg.contains(">10s</text>"));
+        assert!(svg.contains(&format!(r#"width="{}""#, Chart::SVG_WIDTH)));
     }
 
     #[test]

@@ -64,6 +64,7 @@ pub(crate) struct BlockingQueue {
     heap: Mutex<Heap>,
     not_empty: Condvar,
 }
+// ANCHOR_END: queue
 
 struct Heap {
     entries: BinaryHeap<Entry>,
@@ -101,6 +102,7 @@ impl BlockingQueue {
         self.not_empty.notify_one();
     }
 
+    // ANCHOR: take
     /// Blocks until the queue holds an entry, and takes the head.
     pub(crate) fn take(&self) -> Entry {
         let mut heap = lock(&self.heap);
@@ -114,8 +116,8 @@ impl BlockingQueue {
                 .unwrap_or_else(PoisonError::into_inner);
         }
     }
+    // ANCHOR_END: take
 }
-// ANCHOR_END: queue
 
 // ANCHOR: shared
 struct Shared {

@@ -112,6 +112,7 @@ impl Timer {
 
 // ANCHOR: main_loop
 fn main_loop(jobs: &Receiver<Job>) {
+    // ANCHOR_END: main_loop
     let mut heap = BinaryHeap::new();
     let mut next_seq = 0;
     let mut push = |heap: &mut BinaryHeap<Entry>, job: Job| {
@@ -122,6 +123,7 @@ fn main_loop(jobs: &Receiver<Job>) {
         });
         next_seq += 1;
     };
+    // ANCHOR: main_loop_body
     loop {
         // Take in everything sent so far. The channel hands over what was
         // sent before a disconnect first, and only then reports it; so a
@@ -158,7 +160,7 @@ fn main_loop(jobs: &Receiver<Job>) {
         }
     }
 }
-// ANCHOR_END: main_loop
+// ANCHOR_END: main_loop_body
 
 // ANCHOR: drop
 impl Drop for Timer {

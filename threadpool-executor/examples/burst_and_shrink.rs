@@ -122,7 +122,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         .collect();
     text += &format!(
         "\ncore {CORE}, maximum {MAXIMUM}, a bounded queue of {QUEUE}, keep-alive \
-         {KEEP_ALIVE_MS} ms; {TASKS} tasks of {TASK_MS} ms from {BURST_AT_MS} ms, one every \
+         {KEEP_ALIVE_MS} ms;\n{TASKS} tasks of {TASK_MS} ms from {BURST_AT_MS} ms, one every \
          {EVERY_MS} ms ({rejected} rejected)\n\
          pool size: {}\n\
          largest pool size: {largest}; left: {}\n",

@@ -316,7 +316,7 @@ fn run(wait: Wait, title: &str, prefix: &str) -> Result<Run, Box<dyn Error>> {
         .unwrap_or(0);
     let summary = format!(
         "{title}: {ran} of {TASKS} tasks ran; the queue counted {counted} wake-ups \
-         ({:.1} per deadline), the marks show {seen_wakeups}; workers seen in a timed wait \
+         ({:.1} per deadline),\n  the marks show {seen_wakeups}; workers seen in a timed wait \
          at the same moment: at most {most_timed} of {WORKERS}",
         counted as f64 / TASKS as f64
     );

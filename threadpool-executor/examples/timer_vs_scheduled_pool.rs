@@ -834,8 +834,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                          System.currentTimeMillis()` is negative; `sched` halves a period \
                          above `Long.MAX_VALUE >> 1`",
             our_timer: timer_huge_delay,
-            java_pool: "`triggerTime` keeps a new delay within `Long.MAX_VALUE` of the head's \
-                        (`overflowFree`); `setNextRunTime` goes through `triggerTime` too",
+            java_pool: "Capped: `triggerTime` adds at most `MAX_NANOS`, `(Long.MAX_VALUE >>> \
+                        1) - 1` ns, \"effectively 146 years\" (JDK-8338765; JDK 17's \
+                        `overflowFree` instead kept a delay within `Long.MAX_VALUE` of an \
+                        overdue head); `setNextRunTime` goes through `triggerTime` too",
             our_pool: pool_huge_delay,
         },
     ];

@@ -135,6 +135,7 @@ impl Word {
     pub fn less_than(self, state: RunState) -> bool {
         self.0 < state.bits()
     }
+    // ANCHOR_END: word
 
     /// The raw bits, as the atomic holds them.
     #[inline]
@@ -142,7 +143,6 @@ impl Word {
         self.0
     }
 }
-// ANCHOR_END: word
 
 impl fmt::Debug for Word {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -206,6 +206,7 @@ impl Ctl {
         debug_assert!(expect.worker_count() > 0);
         self.compare_and_set(expect, Word(expect.0 - 1))
     }
+    // ANCHOR_END: ctl
 
     /// One worker fewer, whatever the word: for a worker that died of a
     /// panic, which leaves without asking.
@@ -246,4 +247,3 @@ impl Ctl {
         self.0.store(word.0, SeqCst);
     }
 }
-// ANCHOR_END: ctl

@@ -7,10 +7,12 @@
 //! what changes is what "an item is there" means: the head exists **and is
 //! due**. Three ideas make it, each a section below:
 //!
-//! - **A binary heap in a `Vec`**, ordered by (deadline, sequence): the
+//! - **A heap in a `Vec`**, ordered by (deadline, sequence): the
 //!   earliest deadline is the root, and among equal deadlines the one
 //!   scheduled first (a number every item is given at creation). Pushing
-//!   and popping cost O(log n).
+//!   and popping cost O(log n). Each item has sixteen children, not two,
+//!   and the heap's array keeps a copy of each item's key: both for speed
+//!   with many tasks queued (`ARITY` and `Entry` say why).
 //! - **Items that know where they sit.** Every time the heap moves an
 //!   item, it writes the item's new position into the item itself
 //!   ([`Delayed::heap_index`]). Cancelling a task then finds it at once and
@@ -53,10 +55,11 @@ use crate::{herd, successor};
 /// What the delayed queue holds: something with a deadline, a creation
 /// number, and a slot the queue writes its heap position into.
 ///
-/// The queue reads `deadline` and `sequence` to order items, so neither
-/// may change while the item is queued (a periodic task sets its next
-/// deadline after it was taken, and before it is offered again). An item
-/// sits in at most one queue at a time.
+/// The queue reads `deadline` and `sequence` once, when the item is
+/// offered, and orders by that copy, so neither may change while the item
+/// is queued (a periodic task sets its next deadline after it was taken,
+/// and before it is offered again). An item sits in at most one queue at a
+/// time.
 pub trait Delayed: Send + Sync + 'static {
     /// When the item is due.
     fn deadline(&self) -> Deadline;
@@ -125,11 +128,11 @@ pub enum Wait {
 /// assert_eq!(queue.len(), 0);
 /// # Ok::<(), interrupt_cancel::interrupt::Interrupted>(())
 /// ```
-pub struct DelayedQueue<T: Delayed> {
+pub struct DelayedQueue<T: Delayed + ?Sized> {
     shared: Arc<Shared<T>>,
 }
 
-impl<T: Delayed> Clone for DelayedQueue<T> {
+impl<T: Delayed + ?Sized> Clone for DelayedQueue<T> {
     fn clone(&self) -> Self {
         DelayedQueue {
             shared: Arc::clone(&self.shared),
@@ -137,7 +140,7 @@ impl<T: Delayed> Clone for DelayedQueue<T> {
     }
 }
 
-impl<T: Delayed> Default for DelayedQueue<T> {
+impl<T: Delayed + ?Sized> Default for DelayedQueue<T> {
     fn default() -> Self {
         DelayedQueue::new()
     }
@@ -148,7 +151,7 @@ impl<T: Delayed> Default for DelayedQueue<T> {
 const TOOK: &str = "threadpool-executor::delayed_queue: took an item, leadership handed on";
 
 /// What the takers, `offer`, and an interrupt's waker share.
-pub(crate) struct Shared<T> {
+pub(crate) struct Shared<T: ?Sized> {
     state: Mutex<State<T>>,
     /// Notified, under `state`, when a taker may have something to do: a
     /// new head, leadership handed on, an interrupt.
@@ -157,7 +160,7 @@ pub(crate) struct Shared<T> {
 }
 
 /// Everything the lock guards.
-pub(crate) struct State<T> {
+pub(crate) struct State<T: ?Sized> {
     heap: Heap<T>,
     /// The taker waiting timed for the head, if one is: Java's `leader`
     /// thread. A number given to each call of `take` or `poll`.
@@ -173,27 +176,22 @@ pub(crate) struct State<T> {
     wakeups: u64,
 }
 
-impl<T: Delayed> State<T> {
+impl<T: Delayed + ?Sized> State<T> {
     /// The head's deadline, if there is a head.
     pub(crate) fn head(&self) -> Option<Deadline> {
-        self.heap.items.first().map(|head| head.deadline())
+        self.heap.items.first().map(|head| head.key.0)
     }
 
     /// Where the *second* is: the item that becomes the head when the head
-    /// is taken, the earlier of the head's two children.
+    /// is taken, the earliest of the head's children.
     pub(crate) fn second_index(&self) -> Option<usize> {
         let items = &self.heap.items;
-        match items.len() {
-            0 | 1 => None,
-            2 => Some(1),
-            _ if key(&items[2]) < key(&items[1]) => Some(2),
-            _ => Some(1),
-        }
+        (1..items.len().min(ARITY + 1)).min_by_key(|&at| items[at].key)
     }
 
     /// The second's deadline, if there is a second.
     pub(crate) fn second(&self) -> Option<Deadline> {
-        self.second_index().map(|at| self.heap.items[at].deadline())
+        self.second_index().map(|at| self.heap.items[at].key.0)
     }
 
     /// Takes the head out. The second becomes the head, so a successor
@@ -210,7 +208,7 @@ impl<T: Delayed> State<T> {
     }
 }
 
-impl<T: Delayed> Shared<T> {
+impl<T: Delayed + ?Sized> Shared<T> {
     /// Waits on `available` until notified, or until `until` (`None`, or a
     /// deadline too far for an `Instant`: no time limit). Counts the wait
     /// and its end.
@@ -235,7 +233,7 @@ impl<T: Delayed> Shared<T> {
     }
 }
 
-impl<T: Delayed> Wake for Shared<T> {
+impl<T: Delayed + ?Sized> Wake for Shared<T> {
     fn wake(&self) {
         // The taker checks its interrupt under this lock before it waits:
         // holding it here means this notify cannot fall between the two.
@@ -248,25 +246,53 @@ impl<T: Delayed> Wake for Shared<T> {
 // ---------------------------------------------------------------------
 // The heap.
 
-/// A binary heap in a `Vec`: the children of `i` are `2i + 1` and
-/// `2i + 2`, and no child comes before its parent. Every item's
-/// [`Delayed::heap_index`] is its position.
-struct Heap<T> {
-    items: Vec<Arc<T>>,
+/// A heap in a `Vec` with [`ARITY`] children per item: the children of
+/// `i` are `16i + 1` to `16i + 16`, and no child comes before its parent.
+/// Every item's [`Delayed::heap_index`] is its position.
+struct Heap<T: ?Sized> {
+    items: Vec<Entry<T>>,
 }
+
+/// Children per item. A binary heap would do, and is the textbook's;
+/// sixteen is for speed at scale. Every item the heap moves must learn its
+/// new place: a write to a task that, with 10^5 tasks queued, is rarely in
+/// the cache, and that the unlock (a locked instruction on x86) then waits
+/// for. That write is the cost that grows with the heap, so the heap is
+/// made to move few items. A simulation of a heap of random deadlines
+/// moves, per push, 1.27 items with two children, 0.29 with eight, 0.17
+/// with sixteen; per removal from the middle 1.22, 0.23, 0.12; per pop 16,
+/// 6 and 5. The price is comparisons on the way down, sixteen per level,
+/// on keys that lie side by side in the array: six cache lines read in a
+/// row.
+pub(crate) const ARITY: usize = 16;
 
 /// What the heap orders by: the deadline, then the creation number, so
 /// that tasks due at the same moment run in the order they were scheduled.
-fn key<T: Delayed>(item: &Arc<T>) -> (Deadline, u64) {
+type Key = (Deadline, u64);
+
+/// One place in the heap: an item and a copy of its key.
+///
+/// The copy is for speed at scale. With 10^5 tasks queued, a task the heap
+/// compares is rarely in the cache, and reading its deadline through the
+/// `Arc` waits for memory at every level of a sift. The keys in the heap's
+/// own array sit side by side instead: a sift reads only the array, and
+/// touches a task only to write its new place.
+struct Entry<T: ?Sized> {
+    key: Key,
+    item: Arc<T>,
+}
+
+/// An item's key, read from the item itself.
+fn key<T: Delayed + ?Sized>(item: &T) -> Key {
     (item.deadline(), item.sequence())
 }
 
-impl<T: Delayed> Heap<T> {
+impl<T: Delayed + ?Sized> Heap<T> {
     /// Writes an item's position into it.
     fn placed(&self, index: usize) {
         // ORDERING: Relaxed is enough: the index is written and read only
         // under the queue's lock, and the lock orders every access.
-        self.items[index].heap_index().store(index, Relaxed);
+        self.items[index].item.heap_index().store(index, Relaxed);
     }
 
     // ANCHOR: sift
@@ -274,8 +300,8 @@ impl<T: Delayed> Heap<T> {
     /// returns where it stopped. Every item moved learns its new place.
     fn sift_up(&mut self, mut index: usize) -> usize {
         while index > 0 {
-            let parent = (index - 1) / 2;
-            if key(&self.items[parent]) <= key(&self.items[index]) {
+            let parent = (index - 1) / ARITY;
+            if self.items[parent].key <= self.items[index].key {
                 break;
             }
             self.items.swap(parent, index);
@@ -285,23 +311,18 @@ impl<T: Delayed> Heap<T> {
         self.placed(index);
         index
     }
+    // ANCHOR_END: sift
 
     /// Moves the item at `index` down while a child comes before it;
     /// returns where it stopped.
     fn sift_down(&mut self, mut index: usize) -> usize {
-        let len = self.items.len();
         loop {
-            let left = 2 * index + 1;
-            if left >= len {
-                break;
-            }
-            let right = left + 1;
-            let child = if right < len && key(&self.items[right]) < key(&self.items[left]) {
-                right
-            } else {
-                left
+            let first = ARITY * index + 1;
+            let children = first..(first + ARITY).min(self.items.len());
+            let Some(child) = children.min_by_key(|&child| self.items[child].key) else {
+                break; // a leaf
             };
-            if key(&self.items[index]) <= key(&self.items[child]) {
+            if self.items[index].key <= self.items[child].key {
                 break;
             }
             self.items.swap(index, child);
@@ -311,18 +332,18 @@ impl<T: Delayed> Heap<T> {
         self.placed(index);
         index
     }
-    // ANCHOR_END: sift
 
     /// Adds `item`; returns where it landed (0: it is the new head).
     fn push(&mut self, item: Arc<T>) -> usize {
-        self.items.push(item);
+        let key = key(&*item);
+        self.items.push(Entry { key, item });
         self.sift_up(self.items.len() - 1)
     }
 
     /// Takes out the item at `index`: the last item fills the hole and
     /// sifts down, or, if it belongs higher than the hole, up.
     fn remove_at(&mut self, index: usize) -> Arc<T> {
-        let removed = self.items.swap_remove(index);
+        let removed = self.items.swap_remove(index).item;
         if index < self.items.len() && self.sift_down(index) == index {
             self.sift_up(index);
         }
@@ -336,14 +357,14 @@ impl<T: Delayed> Heap<T> {
     fn index_of(&self, item: &Arc<T>) -> Option<usize> {
         // ORDERING: as in `placed`.
         let index = item.heap_index().load(Relaxed);
-        (index < self.items.len() && Arc::ptr_eq(&self.items[index], item)).then_some(index)
+        (index < self.items.len() && Arc::ptr_eq(&self.items[index].item, item)).then_some(index)
     }
 }
 
 // ---------------------------------------------------------------------
 // The queue.
 
-impl<T: Delayed> DelayedQueue<T> {
+impl<T: Delayed + ?Sized> DelayedQueue<T> {
     /// An empty queue whose takers wait leader-follower.
     pub fn new() -> Self {
         DelayedQueue::with_wait(Wait::LeaderFollower)
@@ -395,7 +416,13 @@ impl<T: Delayed> DelayedQueue<T> {
     /// them, and take some out with [`DelayedQueue::remove_item`], without
     /// holding the lock (the scheduled pool's shutdown policies).
     pub fn snapshot(&self) -> Vec<Arc<T>> {
-        self.shared.state.lock().heap.items.clone()
+        let state = self.shared.state.lock();
+        state
+            .heap
+            .items
+            .iter()
+            .map(|entry| Arc::clone(&entry.item))
+            .collect()
     }
 
     /// Whether `item` is queued here.
@@ -455,7 +482,6 @@ impl<T: Delayed> DelayedQueue<T> {
         taken
     }
 
-    // ANCHOR: take
     /// Leader-follower: waits until the head is due, the JDK's way.
     fn leader_follower(
         &self,
@@ -463,6 +489,7 @@ impl<T: Delayed> DelayedQueue<T> {
         limit: Option<Deadline>,
         token: &InterruptToken,
     ) -> Result<Option<Arc<T>>, Interrupted> {
+        // ANCHOR: take
         let shared = &*self.shared;
         let me = state.next_taker;
         state.next_taker += 1;
@@ -507,7 +534,7 @@ impl<T: Delayed> DelayedQueue<T> {
     // ANCHOR_END: take
 }
 
-impl<T: Delayed> WorkQueue<Arc<T>> for DelayedQueue<T> {
+impl<T: Delayed + ?Sized> WorkQueue<Arc<T>> for DelayedQueue<T> {
     // ANCHOR: offer
     /// Never refuses for room (the queue is unbounded). The ticket is the
     /// item's sequence number.
@@ -570,18 +597,19 @@ impl<T: Delayed> WorkQueue<Arc<T>> for DelayedQueue<T> {
             .heap
             .items
             .iter()
-            .position(|item| item.sequence() == ticket.0)?;
+            .position(|entry| entry.key.1 == ticket.0)?;
         Some(state.heap.remove_at(index))
     }
 
     /// Every item, due or not, in deadline order.
     fn drain(&self) -> Vec<Arc<T>> {
-        let mut items = std::mem::take(&mut self.shared.state.lock().heap.items);
+        let mut entries = std::mem::take(&mut self.shared.state.lock().heap.items);
+        entries.sort_by_key(|entry| entry.key);
+        let items: Vec<Arc<T>> = entries.into_iter().map(|entry| entry.item).collect();
         for item in &items {
             // ORDERING: as in `Heap::placed`; these items are ours now.
             item.heap_index().store(NOT_QUEUED, Relaxed);
         }
-        items.sort_by_key(key);
         items
     }
 
@@ -630,16 +658,17 @@ mod tests {
     /// Every item's index is its position, and no child comes before its
     /// parent.
     fn check(heap: &Heap<Item>, step: usize) {
-        for (i, item) in heap.items.iter().enumerate() {
+        for (i, entry) in heap.items.iter().enumerate() {
             assert_eq!(
-                item.index.load(Relaxed),
+                entry.item.index.load(Relaxed),
                 i,
                 "step {step}: index of item at {i}"
             );
+            assert_eq!(entry.key, key(&*entry.item), "step {step}: key at {i}");
             if i > 0 {
-                let parent = (i - 1) / 2;
+                let parent = (i - 1) / ARITY;
                 assert!(
-                    key(&heap.items[parent]) <= key(item),
+                    heap.items[parent].key <= entry.key,
                     "step {step}: item at {i} comes before its parent"
                 );
             }
@@ -667,17 +696,17 @@ mod tests {
                 // Pop the head: it is the least key.
                 5..=6 => {
                     if !heap.items.is_empty() {
-                        let least = heap.items.iter().map(key).min().unwrap();
+                        let least = heap.items.iter().map(|e| e.key).min().unwrap();
                         let head = heap.remove_at(0);
-                        assert_eq!(key(&head), least, "step {step}");
+                        assert_eq!(key(&*head), least, "step {step}");
                         outside.push(head);
                     }
                 }
                 // Remove an item from anywhere, through its own index.
                 7..=8 => {
                     if !heap.items.is_empty() {
-                        let victim =
-                            Arc::clone(&heap.items[rng.next(heap.items.len() as u64) as usize]);
+                        let at = rng.next(heap.items.len() as u64) as usize;
+                        let victim = Arc::clone(&heap.items[at].item);
                         let at = heap.index_of(&victim).expect("queued");
                         assert!(Arc::ptr_eq(&heap.remove_at(at), &victim));
                         assert_eq!(heap.index_of(&victim), None, "step {step}");
@@ -697,7 +726,7 @@ mod tests {
         // Popping everything gives the keys in order.
         let mut last = None;
         while !heap.items.is_empty() {
-            let next = key(&heap.remove_at(0));
+            let next = key(&*heap.remove_at(0));
             assert!(last <= Some(next));
             last = Some(next);
             check(&heap, usize::MAX);

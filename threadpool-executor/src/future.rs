@@ -62,6 +62,7 @@ pub enum FutureState {
     /// Cancelled, and the runner (if any) was interrupted.
     Interrupted = 6,
 }
+// ANCHOR_END: states
 
 impl FutureState {
     const ALL: [FutureState; 7] = [
@@ -88,7 +89,6 @@ impl FutureState {
         self >= FutureState::Cancelled
     }
 }
-// ANCHOR_END: states
 
 /// Why [`FutureTask::get`] has no value to give.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,24 +114,72 @@ impl fmt::Display for FutureError {
 
 impl std::error::Error for FutureError {}
 
-/// The job: a one-shot task's `FnOnce`, or a periodic task's `FnMut`,
-/// which can run again. (Boxing a closure that captures nothing allocates
-/// nothing; wrapping an `FnOnce` in an `Option` to make it `FnMut` would.)
-enum Job<V> {
-    Once(Box<dyn FnOnce() -> V + Send + 'static>),
-    Again(Box<dyn FnMut() -> V + Send + 'static>),
+/// What a [`FutureTask`] runs: a one-shot [`Once`] or a periodic
+/// [`Again`], kept where the task keeps it.
+pub trait Job<V>: Send {
+    /// Runs it, catching a panic; `None` if nothing is left to run (a
+    /// one-shot job that ran already, or a job discarded by a cancel).
+    fn call(&mut self) -> Option<std::thread::Result<V>>;
+
+    /// Drops the job and whatever it captured: the task will not run.
+    fn discard(&mut self);
 }
 
-impl<V> Job<V> {
-    /// Runs it, catching a panic; hands it back if it can run again.
-    fn call(self) -> (std::thread::Result<V>, Option<Job<V>>) {
-        match self {
-            Job::Once(job) => (panic::catch_unwind(AssertUnwindSafe(job)), None),
-            Job::Again(mut job) => {
-                let outcome = panic::catch_unwind(AssertUnwindSafe(&mut job));
-                (outcome, Some(Job::Again(job)))
-            }
-        }
+/// A job that runs once: an `FnOnce`, consumed by its run.
+pub struct Once<F>(Option<F>);
+
+/// A job that can run again and again: a periodic task's `FnMut`.
+pub struct Again<F>(Option<F>);
+
+impl<F> Once<F> {
+    /// The job `job`, not run yet.
+    pub fn new(job: F) -> Once<F> {
+        Once(Some(job))
+    }
+}
+
+impl<F> Again<F> {
+    /// The job `job`.
+    pub fn new(job: F) -> Again<F> {
+        Again(Some(job))
+    }
+}
+
+impl<V, F: FnOnce() -> V + Send> Job<V> for Once<F> {
+    fn call(&mut self) -> Option<std::thread::Result<V>> {
+        // Taken out and consumed: a one-shot run is the job's last.
+        let job = self.0.take()?;
+        Some(panic::catch_unwind(AssertUnwindSafe(job)))
+    }
+
+    fn discard(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl<V, F: FnMut() -> V + Send> Job<V> for Again<F> {
+    fn call(&mut self) -> Option<std::thread::Result<V>> {
+        let job = self.0.as_mut()?;
+        Some(panic::catch_unwind(AssertUnwindSafe(job)))
+    }
+
+    fn discard(&mut self) {
+        self.0 = None;
+    }
+}
+
+/// The job of a [`FutureTask`] made by [`FutureTask::new`] or
+/// [`FutureTask::once`]: boxed, so that every task of one value type has
+/// one type.
+pub type Boxed<V> = Box<dyn Job<V>>;
+
+impl<V> Job<V> for Boxed<V> {
+    fn call(&mut self) -> Option<std::thread::Result<V>> {
+        (**self).call()
+    }
+
+    fn discard(&mut self) {
+        (**self).discard();
     }
 }
 
@@ -141,10 +189,6 @@ const CLAIMED: u32 = 1;
 
 /// What the lock guards.
 struct Slot<V> {
-    /// The job, until it is done for good (then dropped, with whatever it
-    /// captured: a cancelled task that lingers somewhere holds nothing).
-    /// Out of the slot while it runs.
-    job: Option<Job<V>>,
     /// Whom `cancel(true)` interrupts: the claimant's handle, while it runs.
     runner: Option<InterruptHandle>,
     /// The job's value or panic message, once `Normal` or `Exceptional`.
@@ -173,7 +217,13 @@ struct Slot<V> {
 /// never.run(); // does nothing
 /// assert_eq!(never.get(), Err(FutureError::Cancelled));
 /// ```
-pub struct FutureTask<V> {
+///
+/// The job is the last field, held in place: `J` may be a closure's own
+/// type, unboxed, and a task that holds a `FutureTask<V, Once<F>>` can be
+/// used as one that holds a `FutureTask<V, dyn Job<V>>`. The scheduled
+/// pool keeps each task and its closure in one allocation that way
+/// (scheduled.rs).
+pub struct FutureTask<V, J: ?Sized = Boxed<V>> {
     /// A [`FutureState`], changed by CAS.
     state: AtomicU32,
     /// [`FREE`] or [`CLAIMED`]: Java's `runner` field, CASed from null.
@@ -181,37 +231,44 @@ pub struct FutureTask<V> {
     slot: Mutex<Slot<V>>,
     /// Notified (under `slot`'s lock) at every move to a final state.
     done: Condvar,
+    /// The job, until it is done for good (then discarded, with whatever
+    /// it captured: a cancelled task that lingers somewhere holds
+    /// nothing). Locked by the claimant while the job runs.
+    job: Mutex<J>,
 }
 
 impl<V: Send + 'static> FutureTask<V> {
     /// A task that runs `job`, once with [`run`](FutureTask::run) or
     /// again and again with [`run_and_reset`](FutureTask::run_and_reset).
     pub fn new(job: impl FnMut() -> V + Send + 'static) -> FutureTask<V> {
-        FutureTask::with_job(Job::Again(Box::new(job)))
+        FutureTask::with_job(Box::new(Again::new(job)))
     }
 
     /// A one-shot task from a closure that can run only once: for
     /// [`run`](FutureTask::run). (`run_and_reset` runs it once too, and
     /// then has nothing left to run.)
     pub fn once(job: impl FnOnce() -> V + Send + 'static) -> FutureTask<V> {
-        FutureTask::with_job(Job::Once(Box::new(job)))
+        FutureTask::with_job(Box::new(Once::new(job)))
     }
+}
 
-    fn with_job(job: Job<V>) -> FutureTask<V> {
+impl<V, J> FutureTask<V, J> {
+    /// A task that runs `job`, held in place (see the type's docs).
+    pub fn with_job(job: J) -> FutureTask<V, J> {
         FutureTask {
             state: AtomicU32::new(FutureState::New as u32),
             claim: AtomicU32::new(FREE),
             slot: Mutex::new(Slot {
-                job: Some(job),
                 runner: None,
                 outcome: None,
             }),
             done: Condvar::new(),
+            job: Mutex::new(job),
         }
     }
 }
 
-impl<V> FutureTask<V> {
+impl<V, J: Job<V> + ?Sized> FutureTask<V, J> {
     /// The state now.
     pub fn state(&self) -> FutureState {
         FutureState::from_word(self.state.load(SeqCst))
@@ -244,18 +301,19 @@ impl<V> FutureTask<V> {
         if self.state() != FutureState::New || !self.claim() {
             return;
         }
-        if let Some(job) = self.start() {
-            // A one-shot run is the job's last: it is dropped here.
-            match job.call().0 {
-                Ok(value) => self.complete(FutureState::Normal, Ok(value)),
-                Err(panic) => {
+        if self.start() {
+            match self.job.lock().call() {
+                Some(Ok(value)) => self.complete(FutureState::Normal, Ok(value)),
+                Some(Err(panic)) => {
                     let message = panic_message(&*panic).to_owned();
                     self.complete(FutureState::Exceptional, Err(message));
                 }
+                None => {} // discarded by a cancel, or run already
             }
         }
-        self.release(None);
+        self.release();
     }
+    // ANCHOR_END: run
 
     /// Runs the job without keeping a value, leaving the task `New` so it
     /// can run again: how a periodic task runs. Returns whether it ran
@@ -266,19 +324,17 @@ impl<V> FutureTask<V> {
             return false;
         }
         let mut ran = false;
-        let mut again = None;
-        if let Some(job) = self.start() {
-            let (outcome, back) = job.call();
-            again = back;
-            match outcome {
-                Ok(_value) => ran = true,
-                Err(panic) => {
+        if self.start() {
+            match self.job.lock().call() {
+                Some(Ok(_value)) => ran = true,
+                Some(Err(panic)) => {
                     let message = panic_message(&*panic).to_owned();
                     self.complete(FutureState::Exceptional, Err(message));
                 }
+                None => {}
             }
         }
-        ran && self.release(again) == FutureState::New
+        ran && self.release() == FutureState::New
     }
 
     /// Takes the runner claim: Java's CAS of `runner` from null.
@@ -289,18 +345,14 @@ impl<V> FutureTask<V> {
     }
 
     /// With the claim held: records whom `cancel(true)` should interrupt,
-    /// then takes the job out if the task is still `New`. In that order: a
-    /// `cancel` that read no runner has already left `New`, so we see it
-    /// here and do not start.
-    fn start(&self) -> Option<Job<V>> {
+    /// then says whether the task is still `New`, so may start. In that
+    /// order: a `cancel` that read no runner has already left `New`, so we
+    /// see it here and do not start.
+    fn start(&self) -> bool {
         kit::pause_point("threadpool-executor::future: claimed the run, job not started");
         let mut slot = self.slot.lock();
         slot.runner = interrupt::current().map(|token| token.handle());
-        if self.state() == FutureState::New {
-            slot.job.take()
-        } else {
-            None
-        }
+        self.state() == FutureState::New
     }
 
     /// Leaves `New` for `Completing` and then `final_state`, storing the
@@ -315,22 +367,18 @@ impl<V> FutureTask<V> {
         }
     }
 
-    /// Gives up the claim after a run, and returns the state it left.
-    /// A periodic job goes back into the slot if the task is still `New`.
+    // ANCHOR: release
+    /// Gives up the claim after a run, and returns the state it left. A
+    /// task done for good drops its job here (a cancel that came while it
+    /// ran could not: the run held it).
     ///
     /// If a `cancel(true)` is between its CAS and its interrupt, we wait
     /// for the interrupt to land first (Java's
     /// `handlePossibleCancellationInterrupt`): returning earlier would let
     /// it land in whatever this thread runs next. Landed while we still
     /// run, it is cleared by the worker before its next task (worker.rs).
-    fn release(&self, job: Option<Job<V>>) -> FutureState {
+    fn release(&self) -> FutureState {
         let mut slot = self.slot.lock();
-        let mut to_drop = None;
-        if self.state() == FutureState::New {
-            slot.job = job;
-        } else {
-            to_drop = job;
-        }
         // No runner from here on: a cancel that reads it now interrupts
         // nobody; one that read it earlier already moved the state.
         slot.runner = None;
@@ -339,12 +387,14 @@ impl<V> FutureTask<V> {
         }
         let state = self.state();
         drop(slot);
+        if state.is_done() {
+            self.job.lock().discard();
+        }
         // Only now may another run start (a periodic task's next one).
         self.claim.store(FREE, SeqCst);
-        drop(to_drop);
         state
     }
-    // ANCHOR_END: run
+    // ANCHOR_END: release
 
     // ANCHOR: cancel
     /// Cancels the task unless it is done already: a task not started
@@ -374,17 +424,19 @@ impl<V> FutureTask<V> {
                 runner.interrupt();
             }
         }
-        let job = {
-            let mut slot = self.slot.lock();
+        {
+            let _slot = self.slot.lock();
             if may_interrupt {
                 self.state.store(FutureState::Interrupted as u32, SeqCst);
             }
             self.done.notify_all();
-            slot.job.take()
-        };
+        }
         // Whatever the job captured goes now, not when the last handle on
         // the task does (a cancelled task may stay queued a long time).
-        drop(job);
+        // Unless it is running: then its runner drops it (`release`).
+        if let Some(mut job) = self.job.try_lock() {
+            job.discard();
+        }
         true
     }
     // ANCHOR_END: cancel
@@ -459,7 +511,7 @@ impl<V> FutureTask<V> {
     // ANCHOR_END: get
 }
 
-impl<V> fmt::Debug for FutureTask<V> {
+impl<V, J: Job<V> + ?Sized> fmt::Debug for FutureTask<V, J> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FutureTask")
             .field("state", &self.state())

@@ -25,7 +25,7 @@ use crate::sync::MutexGuard;
 
 // ANCHOR: herd_wait
 /// Waits until the head is due, or until `limit`: every taker the same way.
-pub(crate) fn wait_for<T: Delayed>(
+pub(crate) fn wait_for<T: Delayed + ?Sized>(
     shared: &Shared<T>,
     state: &mut MutexGuard<'_, State<T>>,
     limit: Option<Deadline>,
@@ -54,6 +54,6 @@ pub(crate) fn wait_for<T: Delayed>(
 
 /// What `offer` does for a new head: every taker timed its wait on the old
 /// one, so every taker must wake to time it again.
-pub(crate) fn new_head<T: Delayed>(shared: &Shared<T>) {
+pub(crate) fn new_head<T: Delayed + ?Sized>(shared: &Shared<T>) {
     shared.notify_all();
 }

@@ -34,9 +34,11 @@ pub(crate) fn execute<T: Runnable>(core: &Arc<Core<T>>, task: T) -> Result<(), (
     if c.is_running() {
         kit::pause_point("threadpool-executor::no_recheck: saw the pool running, not yet queued");
         match core.queue.offer(task) {
+            // ANCHOR: queued
             // BUG (T7): queued is not taken. The pool may have shut down
             // since `c` was read, and no worker may be left to take it.
             Ok(_ticket) => return Ok(()),
+            // ANCHOR_END: queued
             Err(back) => task = back,
         }
     }

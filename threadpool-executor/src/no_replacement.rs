@@ -33,9 +33,11 @@ pub(crate) fn process_worker_exit<T: Runnable>(
     }
     core.try_terminate();
     let c = core.ctl.get();
+    // ANCHOR: replacement
     // BUG (T6): only a worker that left normally is looked after. One that
     // died of a panic is gone, and nothing takes its place.
     if c.less_than(RunState::Stop) && !abruptly {
+        // ANCHOR_END: replacement
         let mut min = if core.config.allow_core_timeout() {
             0
         } else {

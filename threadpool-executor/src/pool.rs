@@ -180,7 +180,9 @@ impl<T: Runnable> Core<T> {
         if c.is_running() {
             kit::pause_point("threadpool-executor::pool: saw the pool running, not yet queued");
             match self.queue.offer(task) {
+                // ANCHOR: queued
                 Ok(ticket) => return self.recheck(ticket),
+                // ANCHOR_END: queued
                 Err(back) => task = back,
             }
         }
@@ -189,6 +191,7 @@ impl<T: Runnable> Core<T> {
             .map_err(|not_added| (not_added.task.expect("our first task"), not_added.reason))
     }
 
+    // ANCHOR: recheck
     /// After queuing: the pool may have shut down, or lost its last
     /// worker, since `execute` looked. Without this look, a task queued
     /// after `shutdown` emptied the pool would never run, nor be
@@ -212,6 +215,7 @@ impl<T: Runnable> Core<T> {
         }
         Ok(())
     }
+    // ANCHOR_END: recheck
     // ANCHOR_END: execute
 
     // ANCHOR: add_worker
@@ -252,6 +256,7 @@ impl<T: Runnable> Core<T> {
             }
             c = self.ctl.get();
         }
+        // ANCHOR_END: add_worker
         // Then create it, and check again under `main` before it joins the
         // set: a shutdown may have come since.
         let has_first = first.is_some();
@@ -315,7 +320,6 @@ impl<T: Runnable> Core<T> {
         self.ctl.decrement();
         self.try_terminate();
     }
-    // ANCHOR_END: add_worker
 
     fn saturated(&self, c: Word) -> Reason {
         Reason::Saturated {
@@ -692,6 +696,7 @@ impl<T: Runnable> ThreadPool<T> {
         }
         Ok(())
     }
+    // ANCHOR_END: setters
 
     /// Changes the maximum size. Idle workers above it end.
     ///
@@ -748,7 +753,6 @@ impl<T: Runnable> ThreadPool<T> {
         }
         Ok(())
     }
-    // ANCHOR_END: setters
 
     /// Starts one core thread, idle until a task comes, if fewer than core
     /// size are running. Returns whether it started one.

@@ -22,7 +22,7 @@
 //! (stage 5's I1, reused).
 
 use std::collections::VecDeque;
-use std::sync::atomic::Ordering::SeqCst;
+use std::sync::atomic::Ordering::{Relaxed, Release, SeqCst};
 use std::time::{Duration, Instant};
 
 use interrupt_cancel::interrupt::{InterruptToken, Interrupted, Wake};
@@ -195,6 +195,22 @@ impl<T: Send> Wake for Shared<T> {
 }
 // ANCHOR_END: wake
 
+/// Adds `by` to a counter that only one thread writes at a time: every
+/// write of it is made under one lock (`added` under the tail's, or the
+/// head's in a hand-off queue; `removed` under the head's). A load and a
+/// store then do what `fetch_add` would, without its read-modify-write: a
+/// locked instruction on x86 (as is a SeqCst store), which waits for every
+/// earlier store of the thread to reach the cache, on every task.
+fn bump(counter: &AtomicU64, by: u64) -> u64 {
+    // ORDERING: the lock orders the writes, so Relaxed reads the last one.
+    // Release: a reader that sees the new count sees what came before it.
+    // The counts decide nothing that must be exact (see `Look`): a stale
+    // one means one more look.
+    let before = counter.load(Relaxed);
+    counter.store(before + by, Release);
+    before
+}
+
 impl<T> Shared<T> {
     fn len(&self) -> usize {
         // `removed` first: it never passes `added`, so this never wraps.
@@ -214,7 +230,7 @@ impl<T> Shared<T> {
             std::mem::swap(head, &mut *self.tail.lock());
         }
         let (_, item) = head.pop_front()?;
-        self.head.removed.fetch_add(1, SeqCst);
+        bump(&self.head.removed, 1);
         Some(item)
     }
 }
@@ -277,7 +293,7 @@ impl<T: Send + 'static> TaskQueue<T> {
         if head.len() >= shared.waiting.load(SeqCst) {
             return Err(item);
         }
-        let ticket = shared.added.fetch_add(1, SeqCst);
+        let ticket = bump(&shared.added, 1);
         head.push_back((ticket, item));
         shared.head.available.notify_one();
         Ok(Ticket(ticket))
@@ -367,7 +383,7 @@ impl<T: Send + 'static> WorkQueue<T> for TaskQueue<T> {
             {
                 return Err(item);
             }
-            let ticket = shared.added.fetch_add(1, SeqCst);
+            let ticket = bump(&shared.added, 1);
             tail.push_back((ticket, item));
             ticket
         };
@@ -411,7 +427,7 @@ impl<T: Send + 'static> WorkQueue<T> for TaskQueue<T> {
             .binary_search_by_key(&ticket.0, |(number, _)| *number)
             .ok()?;
         let (_, item) = items.remove(index)?;
-        shared.head.removed.fetch_add(1, SeqCst);
+        bump(&shared.head.removed, 1);
         Some(item)
     }
 
@@ -424,7 +440,7 @@ impl<T: Send + 'static> WorkQueue<T> for TaskQueue<T> {
             .chain(tail.drain(..))
             .map(|(_, item)| item)
             .collect();
-        shared.head.removed.fetch_add(items.len() as u64, SeqCst);
+        bump(&shared.head.removed, items.len() as u64);
         items
     }
 

@@ -133,6 +133,7 @@ impl<T: Runnable> RejectPolicy<T> for Discard {
         Ok(())
     }
 }
+// ANCHOR_END: policies
 
 /// Evicts the oldest queued task (to the discard hook) and tries the new
 /// one again; after shutdown, or with nothing to evict, discards the new
@@ -156,4 +157,3 @@ impl<T: Runnable> RejectPolicy<T> for DiscardOldest {
         Ok(())
     }
 }
-// ANCHOR_END: policies

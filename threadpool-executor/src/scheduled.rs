@@ -67,7 +67,7 @@ use crate::deadline::Deadline;
 use crate::delayed_queue::{Delayed, DelayedQueue, NOT_QUEUED, Wait};
 use crate::error::{ConfigError, Reason, Rejected};
 use crate::factory::{NamedThreads, ThreadFactory};
-use crate::future::{FutureError, FutureState, FutureTask};
+use crate::future::{Again, FutureError, FutureState, FutureTask, Job, Once};
 use crate::pool::{Core, ThreadPool, Variant};
 use crate::queue::WorkQueue;
 use crate::reject::{Abort, RejectPolicy};
@@ -150,8 +150,7 @@ type Value = Box<dyn Any + Send>;
 ///
 /// `shutdown_now` hands these back; a task rejected by the pool comes
 /// back as one too.
-pub struct ScheduledTask {
-    future: FutureTask<Value>,
+pub struct ScheduledTask<J: ?Sized = dyn Job<Value>> {
     /// When it is due, in [`Deadline`] nanoseconds. Written only while the
     /// task is out of the queue: at creation, and by the worker between
     /// two runs of a periodic task, before it queues it again.
@@ -163,6 +162,11 @@ pub struct ScheduledTask {
     /// The pool, to queue the task again and to remove it on cancel.
     /// Weak: a queued task must not keep its pool alive.
     scheduler: Weak<Scheduler>,
+    /// Last: it ends with the job itself, of the closure's own type, so
+    /// the task and its closure share one allocation. `J` is that type
+    /// while the task is built, and `dyn Job` once it is an
+    /// `Arc<ScheduledTask>`.
+    future: FutureTask<Value, J>,
 }
 // ANCHOR_END: task
 
@@ -281,14 +285,14 @@ struct Scheduler {
 }
 
 impl Scheduler {
+    /// A task that runs `job`, in one allocation with it.
     fn new_task(
         self: &Arc<Self>,
-        future: FutureTask<Value>,
+        job: impl Job<Value> + 'static,
         deadline: Deadline,
         period: Option<Period>,
     ) -> Arc<ScheduledTask> {
         Arc::new(ScheduledTask {
-            future,
             deadline: AtomicU64::new(deadline.as_nanos()),
             // ORDERING: only uniqueness and increase matter: the RMW
             // gives both.
@@ -296,6 +300,7 @@ impl Scheduler {
             period,
             heap_index: AtomicUsize::new(NOT_QUEUED),
             scheduler: Arc::downgrade(self),
+            future: FutureTask::with_job(job),
         })
     }
 
@@ -347,7 +352,9 @@ impl Scheduler {
         }
         Ok(())
     }
+    // ANCHOR_END: delayed_execute
 
+    // ANCHOR: ensure_prestart
     /// Makes sure a worker exists to wait for the queue's head: one more
     /// core worker, or, with zero core threads, one worker all the same
     /// (JDK-7091003's fix). Java's `ensurePrestart`.
@@ -362,7 +369,7 @@ impl Scheduler {
             let _ = self.core.add_worker(None, false);
         }
     }
-    // ANCHOR_END: delayed_execute
+    // ANCHOR_END: ensure_prestart
 
     fn next_deadline(&self, period: Period, due: Deadline, ended: Deadline) -> Deadline {
         match self.variant {
@@ -775,10 +782,10 @@ impl ScheduledThreadPool {
         F: FnOnce() -> V + Send + 'static,
         V: Send + 'static,
     {
-        let future = FutureTask::once(move || Box::new(job()) as Value);
+        let job = Once::new(move || Box::new(job()) as Value);
         let task = self
             .scheduler
-            .new_task(future, Deadline::now().after(delay), None);
+            .new_task(job, Deadline::now().after(delay), None);
         self.scheduler.delayed_execute(&task)?;
         Ok(ScheduledFuture {
             task,
@@ -805,12 +812,12 @@ impl ScheduledThreadPool {
         if period.duration().is_zero() {
             return Err(ScheduleError::ZeroPeriod);
         }
-        let future = FutureTask::new(move || {
+        let job = Again::new(move || {
             job();
             Box::new(()) as Value
         });
         let deadline = Deadline::now().after(initial_delay);
-        let task = self.scheduler.new_task(future, deadline, Some(period));
+        let task = self.scheduler.new_task(job, deadline, Some(period));
         self.scheduler.delayed_execute(&task)?;
         Ok(ScheduledFuture {
             task,

@@ -9,7 +9,7 @@
 //! only because nobody was timing the next deadline yet.
 //!
 //! So let somebody time it in advance. The *second* is the item that
-//! becomes the head when the head is taken: the earlier of the head's two
+//! becomes the head when the head is taken: the earliest of the head's
 //! children in the heap. The successor waits timed for the second's
 //! deadline. When the leader takes the head, the second *is* the new head,
 //! and the successor, already parked until exactly that deadline, is made
@@ -79,13 +79,12 @@ use std::sync::Arc;
 use interrupt_cancel::interrupt::{InterruptToken, Interrupted};
 
 use crate::deadline::Deadline;
-use crate::delayed_queue::{Delayed, Shared, State};
+use crate::delayed_queue::{ARITY, Delayed, Shared, State};
 use crate::sync::MutexGuard;
 
-// ANCHOR: successor
 /// Waits until the head is due, or until `limit`: as leader, successor, or
 /// follower, whichever role is free and fits.
-pub(crate) fn wait_for<T: Delayed>(
+pub(crate) fn wait_for<T: Delayed + ?Sized>(
     shared: &Shared<T>,
     state: &mut MutexGuard<'_, State<T>>,
     limit: Option<Deadline>,
@@ -108,6 +107,7 @@ pub(crate) fn wait_for<T: Delayed>(
         if limit.is_some_and(|limit| limit <= now) {
             break Ok(None);
         }
+        // ANCHOR: successor
         match (head, state.second()) {
             // Nobody times the head: lead.
             (Some(due), _) if state.leader.is_none() && fits(due) => {
@@ -132,6 +132,7 @@ pub(crate) fn wait_for<T: Delayed>(
         if state.successor == Some(me) {
             state.successor = None;
         }
+        // ANCHOR_END: successor
     };
     // The head must never be left untimed. After a take with a successor,
     // the successor leads and nobody needs waking; otherwise wake one.
@@ -140,11 +141,11 @@ pub(crate) fn wait_for<T: Delayed>(
     }
     taken
 }
-// ANCHOR_END: successor
 
 // ANCHOR: successor_offer
 /// What `offer` does once the new item sits at `at` in the heap.
-pub(crate) fn offered<T: Delayed>(shared: &Shared<T>, state: &mut State<T>, at: usize) {
+#[inline]
+pub(crate) fn offered<T: Delayed + ?Sized>(shared: &Shared<T>, state: &mut State<T>, at: usize) {
     if at == 0 {
         // A new head. The old head is now the second, and the leader timed
         // exactly it: the leader succeeds. The old successor timed an item
@@ -152,7 +153,7 @@ pub(crate) fn offered<T: Delayed>(shared: &Shared<T>, state: &mut State<T>, at: 
         // wake one taker to lead.
         state.successor = state.leader.take();
         shared.notify_one();
-    } else if at <= 2 && state.second_index() == Some(at) {
+    } else if at <= ARITY && state.second_index() == Some(at) {
         // A new second: the successor's time is too late. Wake one taker to
         // time it, if somebody was timing the old one; if nobody was, the
         // leader's hand-on covers it, as before.

@@ -111,29 +111,36 @@ impl Condvar {
 mod loom_shim {
     use std::ops::{Deref, DerefMut};
 
-    pub(crate) struct Mutex<T>(loom::sync::Mutex<T>);
+    /// `?Sized`, as parking_lot's: a future's job is held in place.
+    pub(crate) struct Mutex<T: ?Sized>(loom::sync::Mutex<T>);
 
     /// `Some` except for the moment a `Condvar::wait` holds it.
-    pub(crate) struct MutexGuard<'a, T>(pub(super) Option<loom::sync::MutexGuard<'a, T>>);
+    pub(crate) struct MutexGuard<'a, T: ?Sized>(pub(super) Option<loom::sync::MutexGuard<'a, T>>);
 
     impl<T> Mutex<T> {
         pub(crate) fn new(value: T) -> Mutex<T> {
             Mutex(loom::sync::Mutex::new(value))
         }
+    }
 
+    impl<T: ?Sized> Mutex<T> {
         pub(crate) fn lock(&self) -> MutexGuard<'_, T> {
             MutexGuard(Some(self.0.lock().unwrap()))
         }
+
+        pub(crate) fn try_lock(&self) -> Option<MutexGuard<'_, T>> {
+            self.0.try_lock().ok().map(|guard| MutexGuard(Some(guard)))
+        }
     }
 
-    impl<T> Deref for MutexGuard<'_, T> {
+    impl<T: ?Sized> Deref for MutexGuard<'_, T> {
         type Target = T;
         fn deref(&self) -> &T {
             self.0.as_ref().expect("a held guard")
         }
     }
 
-    impl<T> DerefMut for MutexGuard<'_, T> {
+    impl<T: ?Sized> DerefMut for MutexGuard<'_, T> {
         fn deref_mut(&mut self) -> &mut T {
             self.0.as_mut().expect("a held guard")
         }

@@ -102,6 +102,7 @@ impl<T> Worker<T> {
         // cleared interrupt visible to the next holder, whose CAS acquires.
         self.state.store(locked_at + COMPLETED, Release);
     }
+    // ANCHOR_END: run_lock
 
     /// Takes an idle worker's run lock, if it is idle, to interrupt it.
     pub(crate) fn try_lock_idle(&self) -> Option<IdleGuard<'_>> {
@@ -113,7 +114,6 @@ impl<T> Worker<T> {
                 .is_ok();
         idle.then_some(IdleGuard(&self.state))
     }
-    // ANCHOR_END: run_lock
 
     /// Tasks completed, and whether one is running.
     pub(crate) fn progress(&self) -> (u64, bool) {
@@ -172,9 +172,9 @@ fn run_worker<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) {
 }
 // ANCHOR_END: run_worker
 
-// ANCHOR: get_task
 /// The next task, or `None` if this worker should leave; then the worker
 /// count was already lowered for it.
+// ANCHOR: get_task
 fn get_task<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) -> Option<T> {
     let mut timed_out = false;
     loop {
@@ -239,8 +239,10 @@ pub(crate) fn process_worker_exit<T: Runnable>(
     }
     core.try_terminate();
     let c = core.ctl.get();
+    // ANCHOR: replacement
     if c.less_than(RunState::Stop) {
         if !abruptly {
+            // ANCHOR_END: replacement
             let mut min = if core.config.allow_core_timeout() {
                 0
             } else {

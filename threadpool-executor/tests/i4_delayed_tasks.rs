@@ -8,6 +8,17 @@
 //! due at 10 s and runs for 70 s; task 2 is due at 30 s. On the timer's
 //! thread task 2 started when task 1 ended; here it starts at its due
 //! time, while task 1 still runs.
+//!
+//! The correctness check, the same as stage 5's: task 2 starts while task
+//! 1 still runs (and not before its own due time). That is exact for one
+//! thread, which cannot start task 2 before task 1 ends, and leaves a pool
+//! on a loaded machine the 250 ms task 1 runs past task 2's due time. (It
+//! was "within 100 ms of its due time", a bound on the clock: a loaded run
+//! started task 2 133 ms late, while task 1 still ran.) A machine that
+//! keeps the timer's own thread from handing task 2 over until task 1 has
+//! ended (once, in a run at a low priority beside heavy work) gets the
+//! scenario set up again: the pool is not to blame for what it was never
+//! given.
 #![cfg(not(loom))]
 
 mod support;
@@ -26,11 +37,28 @@ const SECOND_MS: u64 = 5;
 const TASK1_DUE_MS: u64 = 10 * SECOND_MS;
 const TASK1_RUNS_MS: u64 = 70 * SECOND_MS;
 const TASK2_DUE_MS: u64 = 30 * SECOND_MS;
-/// How late task 2 may start on a pool with a free worker.
-const MARGIN_MS: u64 = 100;
+
+/// Setups of the scenario tried, at most, while the machine keeps the
+/// timer's thread from handing task 2 over before task 1 ends.
+const TRIES: usize = 5;
 
 #[test]
 fn i4_delayed_tasks_fixed() {
+    for _ in 0..TRIES {
+        if two_tasks_on_a_pool() {
+            return;
+        }
+    }
+    panic!(
+        "the timer's thread handed task 2 over only once task 1 had ended, {TRIES} times (a \
+         machine too slow: KIT_TIME_SCALE)"
+    );
+}
+
+/// One run; false if the scenario did not happen: the timer's thread,
+/// kept off its core, handed task 2 to the pool only once task 1 had ended
+/// (the pool then had a free worker anyway, and shows nothing).
+fn two_tasks_on_a_pool() -> bool {
     let prefix = prefix("i4");
     let pool = Arc::new(
         presets::fixed(2)
@@ -57,6 +85,8 @@ fn i4_delayed_tasks_fixed() {
     let (p, r) = (Arc::clone(&pool), rec.clone());
     timer
         .schedule(ms(TASK2_DUE_MS), move || {
+            r.record("task 2 handed to the pool");
+            let r = r.clone();
             p.execute(move || {
                 r.record("task 2 started");
             })
@@ -70,26 +100,32 @@ fn i4_delayed_tasks_fixed() {
     let task1_ended = rec
         .eventually("task 1 ended", ms(TASK1_RUNS_MS + 5000))
         .unwrap_or_else(|| panic!("task 1 never ended\n{}", rec.log()));
-    assert!(
-        task2_started >= task2_due,
-        "not before its due time: {}",
-        in_ms(task2_started)
-    );
-    assert!(
-        task2_started <= task2_due + ms(MARGIN_MS) && task2_started < task1_ended,
-        "I4 delayed_tasks: task 2 due at {} ms, started at {} ms; task 1 ran until {} ms\n{}",
-        in_ms(task2_due),
-        in_ms(task2_started),
-        in_ms(task1_ended),
-        rec.log()
-    );
-    let on = |what: &str| {
-        rec.events()
-            .into_iter()
-            .find(|e| e.what == what)
-            .map(|e| e.who)
-    };
-    assert_ne!(on("task 1 started"), on("task 2 started"), "two workers");
+    let handed = rec
+        .at("task 2 handed to the pool")
+        .expect("before it started");
+    let in_time = handed < task1_ended;
+    if in_time {
+        assert!(
+            task2_started >= task2_due,
+            "not before its due time: {}",
+            in_ms(task2_started)
+        );
+        assert!(
+            task2_started < task1_ended,
+            "I4 delayed_tasks: task 2 due at {} ms, started at {} ms; task 1 ran until {} ms\n{}",
+            in_ms(task2_due),
+            in_ms(task2_started),
+            in_ms(task1_ended),
+            rec.log()
+        );
+        let on = |what: &str| {
+            rec.events()
+                .into_iter()
+                .find(|e| e.what == what)
+                .map(|e| e.who)
+        };
+        assert_ne!(on("task 1 started"), on("task 2 started"), "two workers");
+    }
 
     drop(timer);
     threads::assert_gone(&timer_name);
@@ -101,4 +137,5 @@ fn i4_delayed_tasks_fixed() {
     for m in 1..=2 {
         threads::assert_gone(&format!("{prefix}{m}"));
     }
+    in_time
 }

@@ -14,11 +14,15 @@
 //!   10 ms: it sleeps between looks, and the task runs on time.
 //!
 //! The correctness check: the task runs within 300 ms of its deadline,
-//! and the worker waiting for it uses less than 5% of a core. (CPU used,
-//! not the time it wanted a core: a worker that wakes 100 times a second
-//! on a loaded machine waits for a core after each wake-up, up to a fifth
-//! of the window, while it uses none. The spinning worker is told apart
-//! by the other number: it wants a core all the time.)
+//! and the worker waiting for it is idle: it uses less than 5% of a core,
+//! and does not spin on what it gets (`kit::cpu::CpuShare::is_idle`). (CPU
+//! used, not the time it wanted a core: a worker that wakes 100 times a
+//! second on a loaded machine waits for a core after each wake-up, up to a
+//! fifth of the window, while it uses none. The spinning worker is told
+//! apart by what it does with the CPU it gets: it never blocks. At a low
+//! priority beside other work it got 12% of a core, and its statistics
+//! showed it ready to run only half the window; given no core at all for
+//! the window, it cannot be told apart, and the scenario is set up again.)
 #![cfg(not(loom))]
 
 mod support;
@@ -33,8 +37,9 @@ use threadpool_executor::scheduled::{ScheduledThreadPool, ScheduledVariant};
 const DUE_MS: u64 = 350;
 const WITHIN_MS: u64 = 300;
 const WINDOW_MS: u64 = 250;
-/// The most CPU a waiting worker may use: a share of one core.
-const IDLE: f64 = 0.05;
+/// Setups of the scenario tried, at most, while the machine gives the
+/// worker no core for the whole window.
+const TRIES: usize = 5;
 
 struct Run {
     pool: ScheduledThreadPool,
@@ -44,7 +49,24 @@ struct Run {
     waiting: Option<CpuShare>,
 }
 
+/// The scenario, set up again (on a new pool) while the window says
+/// nothing about the worker: the machine gave it no core (`is_starved`),
+/// or kept the test from its window until the task was due (the worker
+/// then runs it, and may leave: the window measured something else), up to
+/// [`TRIES`] times.
 fn wait_for_a_delayed_task(variant: ScheduledVariant) -> Run {
+    for _ in 1..TRIES {
+        if let Some(run) = wait_once(variant)
+            && !run.waiting.as_ref().is_some_and(CpuShare::is_starved)
+        {
+            return run;
+        }
+    }
+    wait_once(variant).expect("the window ended before the task was due, at the last try")
+}
+
+/// One run; `None` if the window did not end before the task was due.
+fn wait_once(variant: ScheduledVariant) -> Option<Run> {
     let prefix = support::prefix("t16");
     let pool = ScheduledThreadPool::builder()
         .core_pool_size(0)
@@ -60,17 +82,22 @@ fn wait_for_a_delayed_task(variant: ScheduledVariant) -> Run {
     })
     .unwrap();
     // `schedule` starts the worker, if it does, before it returns.
-    let waiting = (pool.pool_size() > 0).then(|| {
-        ThreadCpu::named(&format!("{prefix}1"))
-            .and_then(|worker| worker.share_over(ms(WINDOW_MS)))
-            .expect("the worker waits for the task")
-    });
-    Run {
+    let waiting = if pool.pool_size() > 0 {
+        let share = ThreadCpu::named(&format!("{prefix}1"))
+            .and_then(|worker| worker.share_over(ms(WINDOW_MS)));
+        if rec.elapsed() >= scheduled_at + ms(DUE_MS) || rec.count("ran") > 0 {
+            return None;
+        }
+        Some(share.expect("the worker waits for the task"))
+    } else {
+        None
+    };
+    Some(Run {
         pool,
         rec,
         scheduled_at,
         waiting,
-    }
+    })
 }
 
 impl Run {
@@ -91,10 +118,7 @@ impl Run {
 /// The correctness check.
 fn assert_runs_on_time_and_idles(run: Run) {
     let ran = run.ran();
-    let idle = run
-        .waiting
-        .as_ref()
-        .is_some_and(|share| share.fraction() < IDLE);
+    let idle = run.waiting.as_ref().is_some_and(CpuShare::is_idle);
     let (workers, queued) = (run.pool.pool_size(), run.pool.queue().len());
     assert!(
         ran.is_some() && idle,
@@ -126,7 +150,10 @@ fn t16_zero_core_threads_reproduces_never_started() {
 fn t16_zero_core_threads_reproduces_spinning() {
     let run = wait_for_a_delayed_task(ScheduledVariant::ZeroKeepAlive);
     let share = run.waiting.expect("a worker");
-    println!("T16 zero_keep_alive: while waiting, the worker used {share}");
+    println!(
+        "T16 zero_keep_alive: while waiting, the worker used {share}, blocking {} time(s)",
+        share.blocks
+    );
     assert!(share.is_busy(), "the waiting worker spins: {share}");
     // It does run the task, on time: the bug is the core it burns.
     assert!(run.ran().is_some());

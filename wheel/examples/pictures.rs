@@ -279,7 +279,6 @@ fn cost() -> (String, String) {
         "hashed wheel: steps per insert",
         "hierarchical wheel: steps per insert",
     ];
-    let colors = ["#b3261e", "#e8710a", "#f2b600", "#357", "#1e8e3e"];
     let rows = costs();
     let mut text = String::from("work per operation, counted, by timers pending:\n");
     let _ = write!(text, "{:>8}", "pending");
@@ -297,68 +296,177 @@ fn cost() -> (String, String) {
     for (i, name) in names.iter().enumerate() {
         let _ = writeln!(text, "  [{}] {name}", i + 1);
     }
-    let (w, h) = (680, 370);
-    let (left, right, top, bottom) = (60.0, 20.0, 20.0, 190.0);
-    let plot_w = w as f64 - left - right;
-    let plot_h = h as f64 - top - bottom;
-    let y_max = 24.0;
-    let x = |k: u32| left + (k - 10) as f64 / 10.0 * plot_w;
-    let y = |v: f64| top + plot_h - v / y_max * plot_h;
+    (plot_cost(&names, &rows), text)
+}
+
+/// How each series is drawn: colour, dashes (empty for a solid line) and
+/// the shape of its points, so that two series on top of each other both
+/// show.
+const SERIES: [(&str, &str, Shape); 5] = [
+    ("#b3261e", "", Shape::Circle),
+    ("#e8710a", "7,4", Shape::Square),
+    ("#a07800", "", Shape::Triangle),
+    ("#1f5fa8", "7,4", Shape::Diamond),
+    ("#1e8e3e", "", Shape::Circle),
+];
+
+#[derive(Clone, Copy)]
+enum Shape {
+    Circle,
+    Square,
+    Triangle,
+    Diamond,
+}
+
+/// One point's marker, hollow (white inside) so that lines show through.
+fn marker(shape: Shape, x: f64, y: f64, color: &str) -> String {
+    let style = format!(r#"fill="white" stroke="{color}" stroke-width="1.8""#);
+    match shape {
+        Shape::Circle => format!(r#"<circle cx="{x:.1}" cy="{y:.1}" r="4" {style}/>"#),
+        Shape::Square => format!(
+            r#"<rect x="{:.1}" y="{:.1}" width="7" height="7" {style}/>"#,
+            x - 3.5,
+            y - 3.5
+        ),
+        Shape::Triangle => format!(
+            r#"<polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" {style}/>"#,
+            x,
+            y - 5.0,
+            x - 4.5,
+            y + 3.5,
+            x + 4.5,
+            y + 3.5
+        ),
+        Shape::Diamond => format!(
+            r#"<polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" {style}/>"#,
+            x,
+            y - 5.0,
+            x + 5.0,
+            y,
+            x,
+            y + 5.0,
+            x - 5.0,
+            y
+        ),
+    }
+}
+
+/// The plot: on the left all five series from 0 to 22, on the right the
+/// three lowest enlarged (0 to 3), where at full scale they lie within a
+/// few pixels of each other; both against 2^10 to 2^20 pending; a legend
+/// under both.
+fn plot_cost(names: &[&str; 5], rows: &[(u32, [f64; 5])]) -> String {
+    let (w, h) = (680.0, 440.0);
+    let (top, plot_h) = (40.0, 230.0);
+    let bottom = top + plot_h;
+    // Two panels: (left edge, width, top of the y axis, tick step, series).
+    let panels: [(f64, f64, f64, f64, &[usize]); 2] = [
+        (70.0, 300.0, 22.0, 4.0, &[0, 1, 2, 3, 4]),
+        (440.0, 210.0, 3.0, 0.5, &[2, 3, 4]),
+    ];
     let mut svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
     );
+    let _ = write!(svg, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+    let titles = ["all five", "the three lowest, enlarged"];
+    for (p, &(left, plot_w, y_max, step, series)) in panels.iter().enumerate() {
+        let x = |k: u32| left + f64::from(k - 10) / 10.0 * plot_w;
+        let y = |v: f64| bottom - v / y_max * plot_h;
+        let _ = write!(
+            svg,
+            r#"<text x="{}" y="{}" {FONT} font-weight="bold" text-anchor="middle">{}</text>"#,
+            left + plot_w / 2.0,
+            top - 16.0,
+            titles[p]
+        );
+        // Grid lines and the y axis' numbers.
+        let mut v = 0.0;
+        while v <= y_max + 1e-9 {
+            let _ = write!(
+                svg,
+                r##"<line x1="{left}" y1="{yv:.1}" x2="{}" y2="{yv:.1}" stroke="#e6e6e6"/><text x="{}" y="{:.1}" {FONT} text-anchor="end">{}</text>"##,
+                left + plot_w,
+                left - 6.0,
+                y(v) + 4.0,
+                if step < 1.0 {
+                    format!("{v:.1}")
+                } else {
+                    format!("{v}")
+                },
+                yv = y(v)
+            );
+            v += step;
+        }
+        let _ = write!(
+            svg,
+            r##"<line x1="{left}" y1="{bottom}" x2="{}" y2="{bottom}" stroke="#333"/><line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>"##,
+            left + plot_w
+        );
+        for (k, _) in rows {
+            let _ = write!(
+                svg,
+                r#"<text x="{:.1}" y="{}" {FONT} text-anchor="middle">2<tspan dy="-6" font-size="10">{k}</tspan></text>"#,
+                x(*k),
+                bottom + 20.0
+            );
+        }
+        let _ = write!(
+            svg,
+            r#"<text x="{}" y="{}" {FONT} text-anchor="middle">timers pending (log scale)</text>"#,
+            left + plot_w / 2.0,
+            bottom + 40.0
+        );
+        // Solid lines first, dashed ones on top of them, then the points.
+        let mut order: Vec<usize> = series.to_vec();
+        order.sort_by_key(|&i| !SERIES[i].1.is_empty());
+        for &i in &order {
+            let (color, dashes, _) = SERIES[i];
+            let points: Vec<String> = rows
+                .iter()
+                .map(|(k, v)| format!("{:.1},{:.1}", x(*k), y(v[i])))
+                .collect();
+            let dash = if dashes.is_empty() {
+                String::new()
+            } else {
+                format!(r#" stroke-dasharray="{dashes}""#)
+            };
+            let _ = write!(
+                svg,
+                r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="2.5"{dash}/>"#,
+                points.join(" ")
+            );
+        }
+        for &i in &order {
+            let (color, _, shape) = SERIES[i];
+            for (k, v) in rows {
+                svg += &marker(shape, x(*k), y(v[i]), color);
+            }
+        }
+    }
+    // The y axis' label, once, beside the left panel.
     let _ = write!(
         svg,
-        r##"<line x1="{left}" y1="{}" x2="{}" y2="{}" stroke="#333"/><line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="#333"/>"##,
-        y(0.0),
-        left + plot_w,
-        y(0.0),
-        y(0.0)
+        r#"<text x="18" y="{}" {FONT} text-anchor="middle" transform="rotate(-90 18 {})">comparisons or steps per operation</text>"#,
+        top + plot_h / 2.0,
+        top + plot_h / 2.0
     );
-    for v in [0, 4, 8, 12, 16, 20, 24] {
+    for (i, name) in names.iter().enumerate() {
+        let (color, dashes, shape) = SERIES[i];
+        let ly = bottom + 70.0 + i as f64 * 21.0;
+        let dash = if dashes.is_empty() {
+            String::new()
+        } else {
+            format!(r#" stroke-dasharray="{dashes}""#)
+        };
         let _ = write!(
             svg,
-            r#"<text x="{}" y="{}" {FONT} text-anchor="end">{v}</text>"#,
-            left - 6.0,
-            y(v as f64) + 4.0
-        );
-    }
-    for (k, _) in &rows {
-        let _ = write!(
-            svg,
-            r#"<text x="{}" y="{}" {FONT} text-anchor="middle">2^{k}</text>"#,
-            x(*k),
-            y(0.0) + 18.0
-        );
-    }
-    let _ = write!(
-        svg,
-        r#"<text x="{}" y="{}" {FONT} text-anchor="middle">timers pending</text>"#,
-        left + plot_w / 2.0,
-        y(0.0) + 36.0
-    );
-    for (i, color) in colors.iter().enumerate() {
-        let points: Vec<String> = rows
-            .iter()
-            .map(|(k, v)| format!("{:.1},{:.1}", x(*k), y(v[i])))
-            .collect();
-        let _ = write!(
-            svg,
-            r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="2.5"/>"#,
-            points.join(" ")
-        );
-        let ly = y(0.0) + 60.0 + i as f64 * 20.0;
-        let _ = write!(
-            svg,
-            r#"<line x1="{left}" y1="{ly}" x2="{}" y2="{ly}" stroke="{color}" stroke-width="2.5"/><text x="{}" y="{}" {FONT}>{}</text>"#,
-            left + 24.0,
-            left + 32.0,
-            ly + 4.0,
-            names[i]
+            r#"<line x1="70" y1="{ly}" x2="106" y2="{ly}" stroke="{color}" stroke-width="2.5"{dash}/>{}<text x="116" y="{}" {FONT}>{name}</text>"#,
+            marker(shape, 88.0, ly, color),
+            ly + 4.0
         );
     }
     svg.push_str("</svg>");
-    (svg, text)
+    svg
 }
 
 fn main() {

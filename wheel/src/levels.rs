@@ -27,8 +27,11 @@
 //! A deadline past the top level's range is still taken: it *laps* the top
 //! level, a round counter in all but name, one extra cascade per 2^36 ticks.
 //! The running wheel ([`hierarchical`](crate::hierarchical)) refuses such
-//! delays up front, as tokio does; the lap is there so that a ticker that
-//! falls behind can never misfile a timer.
+//! delays up front; the lap is there so that a ticker that falls behind
+//! can never misfile a timer. tokio does not refuse (1.53.1, time/sleep.rs
+//! and runtime/time/wheel/mod.rs): it clamps a deadline too far for an
+//! `Instant` to about 30 years ahead, and files any deadline beyond its
+//! top level's range in the top level, where it laps as here.
 //!
 //! The design is tokio's time driver wheel (levels of 64 slots, bitmaps,
 //! level by the highest differing bit), the same idea as Kafka's

@@ -31,8 +31,14 @@ use kit::{Recorder, ms};
 const TICKER_WOKE: &str = "wheel::lockfree: woke for a tick, cursor not yet advanced";
 const TICK_MS: u64 = 10;
 const SLOTS: usize = 32;
-/// What a loaded machine may add to a tick before a task runs.
-const SLACK_MS: u64 = 40;
+/// What a loaded machine may add to a tick before a task runs: generous
+/// (at rest it is under a millisecond; a loaded machine has held a ticker
+/// back 80 ms), and still less than a revolution (320 ms), so a task that
+/// waited for its slot to come round again would not pass. Which slot a
+/// task lands in is checked exactly, with the ticker held
+/// (`w1_o1_add_lands_in_cursor_plus_delay_over_tick`): this test only
+/// shows the tasks fire, through the pool, about when they are due.
+const SLACK_MS: u64 = 250;
 
 fn wheel(name: &str, executor: Arc<dyn Executor>) -> LockFreeWheel {
     LockFreeWheel::start(LockFreeConfig::new(ms(TICK_MS), SLOTS, 4), executor, name).unwrap()

@@ -13,17 +13,25 @@
 //!   cursor. Held at the same moment (deadline computed, not yet sent),
 //!   the task is late by the hold and no more: it fires on the next tick.
 //!
-//! The correctness check: the task fires within one tick (plus what a
-//! loaded machine adds) of when it was due, or of when the hold let the
-//! adder go, if that was later: a hold is no bug of the wheel's, a
-//! revolution is.
+//! The correctness check: the task fires less than a revolution after it
+//! was due. Exact for the bug (its task cannot fire before its slot comes
+//! round again, a revolution on), and for the fix a bound no loaded machine
+//! reaches: the hold ends a few ticks after the due time, and the task
+//! fires at the next tick. A hold is no bug of the wheel's, a revolution
+//! is. (It was "one tick plus 40 ms after the later of the due time and the
+//! let-go", a bound on the clock that a loaded machine can break, as it
+//! broke W3's.) That the hold costs the fixed wheel nothing more is
+//! counted in its own ticks: the task fires at the first tick after it
+//! reached the ticker.
 #![cfg(not(loom))]
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::thread;
 use std::time::Duration;
 
 use wheel::hashed::{HashedConfig, HashedWheel, SEND_WINDOW};
+use wheel::hashed_core::ticks_for;
 use wheel::lockfree::{LockFreeConfig, LockFreeWheel};
 use wheel::{Job, OnTicker};
 
@@ -37,8 +45,6 @@ const TICK_MS: u64 = 10;
 const SLOTS: usize = 32;
 /// The task's delay: its slot is two ahead of the cursor.
 const DELAY_TICKS: u64 = 2;
-/// What a loaded machine may add to a tick before a task runs.
-const SLACK_MS: u64 = 40;
 
 fn revolution() -> Duration {
     ms(TICK_MS) * SLOTS as u32
@@ -112,31 +118,53 @@ fn on_lockfree() -> Run {
     run
 }
 
-/// The same hold on the hashed wheel, for as many ticks.
-fn on_hashed() -> Run {
+/// The same hold on the hashed wheel, for as many ticks. Also returns, in
+/// the wheel's ticks, the last tick it had begun when the held `schedule`
+/// returned, and the tick that ran the task.
+fn on_hashed() -> (Run, u64, u64) {
     let name = unique_name("w2-h");
     let config = HashedConfig {
         tick: ms(TICK_MS),
         slots: SLOTS,
     };
     let wheel = HashedWheel::start(config, Arc::new(OnTicker), &name).unwrap();
+    let (sent, fired) = (AtomicU64::new(0), Arc::new(AtomicU64::new(0)));
     let run = race(
         SEND_WINDOW,
-        |delay, job| drop(wheel.schedule(delay, job).unwrap()),
+        |delay, job| {
+            let (scheduler, fired) = (wheel.scheduler(), Arc::clone(&fired));
+            let job: Job = Box::new(move || {
+                // On the ticker (OnTicker): the tick being processed.
+                fired.store(scheduler.ticks(), SeqCst);
+                job();
+            });
+            drop(wheel.schedule(delay, job).unwrap());
+            sent.store(wheel.ticks(), SeqCst);
+        },
         || {
+            // The held adder computed its deadline before it was held: it
+            // rounds up to this tick at the latest. The hold lasts until
+            // the ticker has processed it, counted in the ticker's ticks (a
+            // ticker kept off its core lags the clock: held only for
+            // DELAY_TICKS of its ticks, the adder was once let go before
+            // its due tick, and the task rightly waited for it).
+            let due = ticks_for(
+                wheel.started_at().elapsed() + ms(TICK_MS * DELAY_TICKS),
+                wheel.tick(),
+            )
+            .unwrap();
             let k = wheel.ticks();
-            let passed = kit::eventually(ms(2000), || wheel.ticks() > k + DELAY_TICKS);
+            let past = due.max(k + DELAY_TICKS);
+            let passed = kit::eventually(ms(2000), || wheel.ticks() > past);
             assert!(passed, "the ticker did not move");
         },
     );
     assert!(wheel.stop().is_empty());
-    run
+    (run, sent.load(SeqCst), fired.load(SeqCst))
 }
 
-/// The correctness check.
-fn assert_fires_within_a_tick(run: &Run, wheel: &str) {
-    let from = run.due.max(run.released);
-    let bound = from + ms(TICK_MS + SLACK_MS);
+/// The correctness check: less than a revolution after it was due.
+fn assert_fires_within_a_revolution(run: &Run, wheel: &str) {
     let Some(ran) = run.ran else {
         panic!(
             "W2 cursor_race: on {wheel}, the task due at {} ms (adder let go at {} ms) never \
@@ -147,16 +175,14 @@ fn assert_fires_within_a_tick(run: &Run, wheel: &str) {
         );
     };
     assert!(
-        ran <= bound,
+        ran < run.due + revolution(),
         "W2 cursor_race: on {wheel}, the task due at {} ms, whose adder was let go at {} ms, \
-         ran at {} ms: {} ms late, where one tick ({} ms) + {} ms was expected; \
-         the ticker had passed its slot, and a revolution is {} ms\n{}",
+         ran at {} ms: {} ms late, a revolution ({} ms) or more; the ticker had passed its \
+         slot\n{}",
         in_ms(run.due),
         in_ms(run.released),
         in_ms(ran),
-        in_ms(ran - from),
-        in_ms(ms(TICK_MS)),
-        in_ms(ms(SLACK_MS)),
+        in_ms(ran.saturating_sub(run.due)),
         in_ms(revolution()),
         run.rec.log()
     );
@@ -186,16 +212,26 @@ fn w2_cursor_race_reproduces() {
 #[test]
 #[ignore = "W2 cursor_race: shows the bug in lockfree.rs"]
 fn w2_cursor_race_on_lockfree() {
-    assert_fires_within_a_tick(&on_lockfree(), "lockfree.rs");
+    assert_fires_within_a_revolution(&on_lockfree(), "lockfree.rs");
 }
 
 #[test]
 fn w2_cursor_race_fixed() {
-    let run = on_hashed();
-    assert_fires_within_a_tick(&run, "hashed.rs");
+    let (run, sent, fired) = on_hashed();
+    assert_fires_within_a_revolution(&run, "hashed.rs");
+    // Nothing more than the hold: the ticker files it at the next tick it
+    // begins (or the one it is beginning), and it is due by then (the hold
+    // outlasted its due tick, in the ticker's count).
+    assert!(
+        fired <= sent + 1,
+        "W2 cursor_race: on hashed.rs, the task reached the ticker during tick {sent} and ran \
+         at tick {fired}\n{}",
+        run.rec.log()
+    );
     let ran = run.ran.unwrap();
     println!(
-        "W2 fixed: task due at {} ms, adder let go at {} ms, ran at {} ms",
+        "W2 fixed: task due at {} ms, adder let go at {} ms, ran at {} ms, at tick {fired} (sent \
+         during tick {sent})",
         in_ms(run.due),
         in_ms(run.released),
         in_ms(ran)

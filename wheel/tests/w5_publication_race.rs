@@ -12,11 +12,14 @@
 //! every read after the load, and loom finds no such execution.
 //!
 //! What this shows: the missing Release/Acquire pair is a real bug that
-//! the memory model allows, found by loom and not by luck. On x86 a plain
-//! test would pass: its stores are not reordered with each other, so the
-//! bug hides on the machine this course is likely run on. What it does not
-//! show: anything about the compiler's or an ARM core's actual reorderings;
-//! loom explores what the C++20 memory model (which Rust uses) permits.
+//! the memory model allows, found by loom and not by luck. A plain test
+//! proves nothing either way: x86 hardware keeps stores in order, but the
+//! compiler may reorder two `Relaxed` accesses to different atomics, so
+//! the bug may or may not show on any given build and machine. What it
+//! does not show: every reordering `Relaxed` allows. loom (0.7.2) lets a
+//! load return an older value from the last few stores to that atomic, but
+//! never reorders two operations within one thread, so a loom pass is no
+//! proof for `Relaxed` code; a loom failure is a real execution.
 //!
 //! loom is the only way to show this bug, so this whole file is loom's:
 //!

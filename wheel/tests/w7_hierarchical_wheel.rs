@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use kit::cpu::ThreadCpu;
 use kit::pause::Pause;
 use kit::scale::in_ms;
 use kit::threads::{assert_gone, unique_name};
@@ -27,15 +28,50 @@ use wheel::{ConfigError, Executor, Job, OnTicker, Reason};
 
 const HELD: &str = "wheel::hierarchical: deadline computed, not yet sent";
 
-/// Lateness beyond a tick that the machine may add: the ticker waiting for
-/// a core. At rest the worst of the 40 timers below is under 1 ms; with
-/// two `yes` loops on 2 cores, ~8 ms; with compilers running beside them,
-/// 40 ms once. A revolution of level 0 is only 6.4 ms at a 100 µs tick,
-/// so a slot misfiled within level 0 could hide in this slack: the levels'
-/// own unit tests (a random run against a sorted list) pin every tick
-/// exactly. These tests are about the running wheel: woken in time at
-/// every level, never early, never a higher level's revolution late.
-const SLACK_MS: u64 = 100;
+/// Lateness beyond a tick that the machine may add, besides the time the
+/// wheel's threads spent ready to run and waiting for a core, which the
+/// tests measure and add ([`CoreWaits`]): a timer's wake-up comes late,
+/// the thread is not given a core at once. At rest the worst of the 40
+/// timers below is under 1 ms; with two `yes` loops on 2 cores, ~8 ms;
+/// with compilers running beside them, 40 ms once; at a low priority
+/// (`nice`) beside other work, 190 ms, most of it waiting for a core.
+/// Generous, and still under the smallest error these tests are about, a
+/// revolution of level 1 (410 ms at a 100 µs tick; a revolution of level
+/// 0 at the 10 ms tick of the held-adder test is 640 ms, and the sooner
+/// timer's alternative is a ticker asleep until 1 s). A revolution of
+/// level 0 is only 6.4 ms at a 100 µs tick, so a slot misfiled within
+/// level 0 could hide in this slack: the levels' own unit tests (a random
+/// run against a sorted list) pin every tick exactly. These tests are
+/// about the running wheel: woken in time at every level, never early,
+/// never a higher level's revolution late.
+const SLACK_MS: u64 = 250;
+
+/// How long some threads waited for a core since this was made: lateness
+/// the machine added, not the wheel (from each thread's scheduler
+/// statistics; nothing, where the kernel keeps none).
+struct CoreWaits(Vec<(ThreadCpu, Duration)>);
+
+impl CoreWaits {
+    fn start(names: &[&str]) -> CoreWaits {
+        CoreWaits(
+            names
+                .iter()
+                .filter_map(|name| ThreadCpu::named(name).ok())
+                .filter_map(|t| Some((t, t.waited_for_cpu().ok()?)))
+                .collect(),
+        )
+    }
+
+    fn since(&self) -> Duration {
+        self.0
+            .iter()
+            .map(|(t, before)| {
+                t.waited_for_cpu()
+                    .map_or(Duration::ZERO, |now| now.saturating_sub(*before))
+            })
+            .sum()
+    }
+}
 
 fn start(tick: Duration) -> (HierarchicalWheel, String) {
     start_on(tick, Arc::new(OnTicker))
@@ -64,6 +100,7 @@ fn w7_hierarchical_fires_never_early_and_at_most_a_tick_late() {
     let tick = ms(1) / 10;
     let slack = ms(SLACK_MS);
     let (wheel, name) = start(tick);
+    let waits = CoreWaits::start(&[&name]);
     let (ran_tx, ran) = crossbeam_channel::unbounded();
     let count = 40;
     let mut timers = Vec::new();
@@ -96,10 +133,14 @@ fn w7_hierarchical_fires_never_early_and_at_most_a_tick_late() {
         );
         let late = ran_at.saturating_duration_since(after + delay);
         worst = worst.max(late);
+        // The ticker runs the timers (OnTicker): its waits for a core so
+        // far are the machine's part of any lateness.
+        let waited = waits.since();
         assert!(
-            late <= tick + slack,
+            late <= tick + slack + waited,
             "W7 hierarchical: timer {i} ({delay:?}) fired {late:?} late, \
-             more than a tick ({tick:?}) and {slack:?}"
+             more than a tick ({tick:?}) and {slack:?}, and the {waited:?} the ticker \
+             waited for a core"
         );
     }
     let wakeups = wheel.wakeups();
@@ -187,6 +228,7 @@ fn w7_hierarchical_later_timers_do_not_wake_the_ticker() {
 #[test]
 fn w7_hierarchical_sooner_timer_wakes_the_ticker() {
     let (wheel, name) = start(ms(1));
+    let waits = CoreWaits::start(&[&name]);
     let rec = Recorder::new();
     let count = Arc::new(AtomicUsize::new(0));
     wheel.schedule(ms(1000), counting(&count)).unwrap();
@@ -204,10 +246,13 @@ fn w7_hierarchical_sooner_timer_wakes_the_ticker() {
         .eventually("sooner ran", ms(2000))
         .expect("the sooner timer fires");
     assert!(ran >= asked + ms(20), "fired early");
+    let waited = waits.since();
     assert!(
-        ran <= asked + ms(20) + ms(1) + ms(SLACK_MS),
-        "W7 hierarchical: a 20 ms timer after a 1 s one ran at {} ms",
-        in_ms(ran - asked)
+        ran <= asked + ms(20) + ms(1) + ms(SLACK_MS) + waited,
+        "W7 hierarchical: a 20 ms timer after a 1 s one ran at {} ms (the ticker waited {} ms \
+         for a core)",
+        in_ms(ran - asked),
+        in_ms(waited)
     );
     assert_eq!(wheel.stop().len(), 1);
     assert_gone(&name);
@@ -387,6 +432,10 @@ fn w7_hierarchical_held_adder_fires_on_arrival_not_a_revolution_later() {
             .name(adder.clone())
             .spawn_scoped(scope, move || {
                 let r = adder_rec.clone();
+                // Its own waits for a core, read before it ends: held at
+                // the pause point it is blocked, not waiting for a core.
+                let me = thread::current();
+                let waits = CoreWaits::start(&[me.name().unwrap()]);
                 let asked = adder_rec.record("held: schedule 20 ms");
                 wheel
                     .schedule(
@@ -396,10 +445,12 @@ fn w7_hierarchical_held_adder_fires_on_arrival_not_a_revolution_later() {
                         }),
                     )
                     .expect("the wheel runs");
-                asked
+                (asked, waits.since())
             })
             .unwrap();
         pause.wait_reached();
+        // The ticker's waits for a core from here (the adder counts its own).
+        let waits = CoreWaits::start(&[&name]);
         // The ticker fires a timer due after the held one: it has moved past.
         let r = rec.clone();
         wheel
@@ -414,7 +465,7 @@ fn w7_hierarchical_held_adder_fires_on_arrival_not_a_revolution_later() {
             .expect("the marker fires");
         let released = rec.record_as("test", "released");
         pause.release();
-        let asked = held.join().unwrap();
+        let (asked, adder_waited) = held.join().unwrap();
         let ran = rec
             .eventually("held ran", ms(2000))
             .expect("the held timer fires");
@@ -425,10 +476,13 @@ fn w7_hierarchical_held_adder_fires_on_arrival_not_a_revolution_later() {
             in_ms(ran)
         );
         assert!(ran >= asked + ms(20), "fired before its deadline");
+        let waited = waits.since() + adder_waited;
         assert!(
-            ran - released <= tick + ms(SLACK_MS),
-            "W7 hierarchical: the held timer ran {} ms after its release",
-            in_ms(ran - released)
+            ran - released <= tick + ms(SLACK_MS) + waited,
+            "W7 hierarchical: the held timer ran {} ms after its release (the adder and the \
+             ticker waited {} ms for a core)",
+            in_ms(ran - released),
+            in_ms(waited)
         );
     });
     assert!(wheel.stop().is_empty());

@@ -19,8 +19,13 @@
 //!   computed, not yet sent); the ticker knows nothing of it, sleeps
 //!   between ticks, and runs the other task on time.
 //!
-//! The correctness check: the other slot's task runs within two ticks
-//! (plus what a loaded machine adds) of its due time.
+//! The correctness check: the other slot's task runs while the adder is
+//! still held, that is, without waiting for it. The hold lasts the 200 ms
+//! the test measures the ticker for, from before the task's due time, so
+//! the check is exact (the buggy ticker cannot run it before the adder
+//! stores its task) and on a loaded machine gives the fixed ticker all of
+//! those 200 ms; a bound of two ticks plus a slack, as it was, once failed
+//! a fixed run 85 ms late under load.
 #![cfg(not(loom))]
 
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -44,8 +49,6 @@ const SLOTS: usize = 32;
 const OTHER_TICKS: u64 = 3;
 /// How long the test watches the ticker while the adder is held.
 const WINDOW_MS: u64 = 200;
-/// What a loaded machine may add before a task runs.
-const SLACK_MS: u64 = 40;
 
 /// One run: the ticker's CPU while the adder was held, and the other task.
 struct Run {
@@ -148,22 +151,20 @@ fn on_hashed() -> Run {
     run
 }
 
-/// The correctness check.
+/// The correctness check: the other slot's task ran before the held
+/// adder was let go.
 fn assert_other_slot_on_time(run: &Run, what: &str) {
-    let bound = run.other_due + ms(2 * TICK_MS + SLACK_MS);
     let late = |ran: Duration| in_ms(ran.saturating_sub(run.other_due));
     match run.other_ran {
-        Some(ran) if ran <= bound => {}
+        Some(ran) if ran < run.released => {}
         ran => panic!(
             "W9 ticker_waits_for_adder: on {what}, the task due at {} ms in another slot ran at \
-             {} ({} ms late), where at most two ticks ({} ms) + {} ms was expected: an \
-             adder was held between claiming its cell and storing its task, from before the due \
-             time until {} ms, and the ticker used {} waiting for it\n{}",
+             {} ({} ms late), not before the adder was let go at {} ms: an adder held between \
+             claiming its cell and storing its task, from before the due time, held up another \
+             slot, and the ticker used {} waiting for it\n{}",
             in_ms(run.other_due),
             ran.map_or("never".to_owned(), |r| format!("{} ms", in_ms(r))),
             ran.map_or("-".to_owned(), |r| late(r).to_string()),
-            in_ms(ms(2 * TICK_MS)),
-            in_ms(ms(SLACK_MS)),
             in_ms(run.released),
             run.share,
             run.rec.log()
@@ -225,7 +226,6 @@ fn w9_ticker_waits_for_adder_fixed() {
         run.share
     );
     let ran = run.other_ran.unwrap();
-    assert!(ran < run.released, "ran while the adder was still held");
     println!(
         "W9 fixed: with an adder held, the ticker used {}; the other task, due at {} ms, ran at \
          {} ms",

@@ -38,8 +38,11 @@ use poison_pill::{cancel_flag, disconnect, notify_on_cancel, poison_pill as pill
 pub const FAR_MS: u64 = 800;
 /// How long the thread is held while the client tries to cancel.
 pub const HOLD_MS: u64 = 100;
-/// How soon after the cancel a correct timer's thread has ended (the hold
-/// included).
+/// How soon after the test lets it go a correct timer's thread has ended
+/// (its cancel is in by then, or lands as the thread blocks). Measured
+/// from the let-go, not from the cancel: the hold is the scenario's, and
+/// on a loaded machine the test's wait of `HOLD_MS` itself runs long (a
+/// hold of 266 ms was seen), which is not the timer's time.
 pub const MARGIN_MS: u64 = 300;
 /// How long a test waits for the join of an idle timer before it says the
 /// thread is still running (P1: it would run forever). Past `MARGIN_MS`, so
@@ -152,6 +155,8 @@ pub struct Run {
     pub name: String,
     /// When the client called `cancel`.
     pub cancelled: Duration,
+    /// When the test let the held thread go.
+    pub released: Duration,
     /// Whether `cancel` returned while the thread was still held.
     pub cancel_got_in: bool,
     /// When the far task was due, if the scenario scheduled one.
@@ -169,16 +174,20 @@ impl Run {
     }
 
     /// The correctness check of P1, P2 and P3: the thread has ended within
-    /// `MARGIN_MS` of the cancel, and the far task did not run.
+    /// `MARGIN_MS` of being let go (the cancel came before), and the far
+    /// task did not run.
     #[track_caller]
     pub fn assert_ends_soon(&self, label: &str) {
         match self.ended {
-            Some(ended) if ended <= self.cancelled + ms(MARGIN_MS) => {}
+            Some(ended) if ended <= self.released + ms(MARGIN_MS) => {}
             Some(ended) => panic!(
-                "{label}: cancelled at {} ms, thread ended at {} ms{}\n{}",
+                "{label}: cancelled at {} ms, thread ended at {} ms{}\n\
+                 (let go at {} ms; a correct thread ends within {} ms of that)\n{}",
                 in_ms(self.cancelled),
                 in_ms(ended),
                 self.due_note(),
+                in_ms(self.released),
+                in_ms(ms(MARGIN_MS)),
                 self.rec.log()
             ),
             None => panic!(
@@ -249,7 +258,7 @@ pub fn cancel_at<T: Version>(prefix: &str, point: &'static str, far_task: bool) 
         })
     };
     let cancel_got_in = rec.eventually("cancel returned", ms(HOLD_MS)).is_some();
-    rec.record_as("test", "release the timer thread");
+    let released = rec.record_as("test", "release the timer thread");
     pause.release();
     client.join().expect("the client thread");
     let cancelled = rec.at("cancel called").expect("recorded by the client");
@@ -268,6 +277,7 @@ pub fn cancel_at<T: Version>(prefix: &str, point: &'static str, far_task: bool) 
         rec,
         name,
         cancelled,
+        released,
         cancel_got_in,
         task_due,
         ended,
@@ -353,7 +363,29 @@ pub struct SituationRun {
 
 /// Cancels a timer in `situation`, then drops it (joining its thread).
 /// No pause point: these are the plain situations, without a race.
+///
+/// In situation 4 the cancel must come before the first queued task is
+/// due (100 ms), or the situation never happened: a machine that keeps the
+/// test's thread from its core that long gets the situation set up again,
+/// on a new timer (at most [`TRIES`] times), not a verdict.
 pub fn cancel_in<T: Version>(prefix: &str, situation: Situation) -> SituationRun {
+    for _ in 0..TRIES {
+        if let Some(run) = cancel_in_once::<T>(prefix, situation) {
+            return run;
+        }
+    }
+    panic!(
+        "precondition: the cancel came after the first queued task was due, {TRIES} times; try \
+         KIT_TIME_SCALE=3"
+    );
+}
+
+/// Setups of a scenario tried, at most, while the machine keeps it from
+/// happening as written.
+pub const TRIES: usize = 5;
+
+/// One setup of [`cancel_in`]; `None` if the cancel came too late.
+fn cancel_in_once<T: Version>(prefix: &str, situation: Situation) -> Option<SituationRun> {
     let name = threads::unique_name(prefix);
     let rec = Recorder::new();
     let timer = Arc::new(T::start(&name).expect("start the timer"));
@@ -393,12 +425,16 @@ pub fn cancel_in<T: Version>(prefix: &str, situation: Situation) -> SituationRun
     rec.record_as("test", "cancel called");
     timer.cancel_timer();
     let cancel_returned = rec.record_as("test", "cancel returned");
-    if let Some(&first) = queued.iter().find(|&&d| d > 0) {
-        assert!(
-            cancel_returned < ms(first),
-            "precondition: cancel returned at {} ms, after the first queued task was due ({first} ms); try KIT_TIME_SCALE=3",
-            in_ms(cancel_returned)
-        );
+    if queued
+        .iter()
+        .find(|&&d| d > 0)
+        .is_some_and(|&first| cancel_returned >= ms(first))
+    {
+        // Not the situation: the thread ends (it was cancelled), and the
+        // caller sets it up again.
+        let _ = join_in_time(timer, &rec, ms(FAR_MS + 2000));
+        threads::assert_gone(&name);
+        return None;
     }
     let since = if running {
         let finished_before = rec.count("running task finished") > 0;
@@ -415,7 +451,7 @@ pub fn cancel_in<T: Version>(prefix: &str, situation: Situation) -> SituationRun
     };
     let (ended, _) = join_in_time(timer, &rec, ms(FAR_MS + 2000));
     threads::assert_gone(&name);
-    SituationRun {
+    Some(SituationRun {
         running_finished_after_cancel: running
             && rec
                 .at("running task finished")
@@ -423,7 +459,7 @@ pub fn cancel_in<T: Version>(prefix: &str, situation: Situation) -> SituationRun
         queued_ran: rec.count("queued task ran"),
         ended_after: ended.map(|t| t.saturating_sub(since)),
         rec,
-    }
+    })
 }
 
 impl SituationRun {
