@@ -1,13 +1,46 @@
-//! `cancel_cost`: cancelling a random live task with 10^5 and 10^6 pending,
-//! beside a schedule on the same timer; then how many cancelled entries
-//! each timer still holds after a tenth of its tasks were cancelled. Ours:
-//! the scheduled pool's indexed heap with remove-on-cancel (T14's fix) and
-//! without it (the JDK's default), stage 5's `Timer` (lazy, like
-//! `java.util.Timer`), the two wheels; the peer: `scheduled-thread-pool`.
+//! `cancel_cost`: one cancel, on every timer that can cancel, in
+//! interleaved rounds (see `perf::rounds`), at about 10^3, 10^5 and 10^6
+//! pending; then how many cancelled entries each still holds.
 //!
-//! Each timed batch cancels up to 1000 tasks picked at random from the live
-//! ones; the batch's replacements are scheduled untimed, so the count
-//! pending stays the same.
+//! Two cases, each its own contest:
+//!
+//! - **a random standing task** (the realistic case): every side gets a
+//!   fresh timer filled with `n` tasks (random deadlines over an hour,
+//!   closures that capture), then cancels `k = (n - 1) / 8` of them,
+//!   distinct, picked at random beforehand, in random order; only the
+//!   cancels are timed. A random task sits at a random place in a big
+//!   heap: its cancel pays the cache misses of getting there.
+//! - **the newest task** (the best case, what a bench that cancels the
+//!   task it just scheduled measures): a fresh timer filled with `n` tasks,
+//!   each due after all before it, and `k` more the same way; then the `k`
+//!   newest are cancelled, newest first, timed. On a heap the newest sits
+//!   at the end of its array, so removing it moves nothing.
+//!
+//! What each side does per timed cancel:
+//!
+//! - **`indexed heap`**: stage 6's `DelayedQueue` on its own, items of a
+//!   deadline, a sequence number and a heap index: `remove_item` locks,
+//!   reads the item's index, swaps the last item into its place and sifts
+//!   it (writing the moved items' indices). Nothing is retained.
+//! - **`scheduled pool, remove on cancel`**: stage 6's pool (T14's fix,
+//!   the default): `ScheduledFuture::cancel` moves the future's state to
+//!   cancelled, drops the job, and removes the task from the indexed heap
+//!   as above. Nothing is retained.
+//! - **`scheduled pool, lazy`**: the same pool with remove-on-cancel off
+//!   (the JDK's default): the state changes, the task stays queued until
+//!   its deadline.
+//! - **`Timer`**: stage 5's handle's `cancel`: locks, marks the slot
+//!   cancelled and drops its closure; the heap entry stays until it
+//!   surfaces (as `java.util.Timer` does, until a `purge`).
+//! - **`HashedWheel`**, **`HierarchicalWheel`** (stage 7; the random case
+//!   only): the handle claims the timer (one compare-and-swap), drops the
+//!   job, and sends the ticker a command to unlink it, which it does on
+//!   its own thread later: the caller's share only.
+//! - **`scheduled-thread-pool`**: its handle sets the job's flag (one
+//!   atomic store); the job stays in the heap until its time.
+//!
+//! So the lazy sides keep `n` entries while the removing ones go down to
+//! `n - k`; the `held` rows say what each keeps.
 //!
 //! ```text
 //! cargo bench -p perf --bench cancel_cost
@@ -15,38 +48,102 @@
 
 use std::hint::black_box;
 use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
-use criterion::{BenchmarkId, Criterion, criterion_group};
 use interrupt_cancel::timer::{TaskHandle, Timer};
+use perf::peer::Peer;
 use perf::report::Report;
+use perf::rounds::{Contest, Sample};
+use perf::workload::{self, Call, Calls, Draws, Input, Plan};
+use threadpool_executor::deadline::Deadline;
+use threadpool_executor::delayed_queue::{Delayed, DelayedQueue, NOT_QUEUED};
 use threadpool_executor::queue::WorkQueue;
 use threadpool_executor::scheduled::{ScheduledFuture, ScheduledThreadPool};
 use wheel::hashed::{HashedConfig, HashedWheel};
 use wheel::hierarchical::{HierarchicalConfig, HierarchicalWheel};
-use wheel::{Executor, OnTicker};
-
-/// Far enough that nothing comes due during a run.
-const FAR: Duration = Duration::from_secs(100 * 3600);
+use wheel::{Executor, Job, OnTicker};
 
 /// A timer the bench fills and cancels on.
 trait Cancels {
     type Handle;
-    fn schedule(&self) -> Self::Handle;
+    fn schedule(&self, call: Call) -> Self::Handle;
     fn cancel(&self, handle: &Self::Handle);
     /// Entries the timer still holds, live or cancelled; `None` if it
     /// cannot say.
     fn held(&self) -> Option<usize>;
 }
 
+/// An item of the bare indexed heap.
+struct Item {
+    deadline: Deadline,
+    sequence: u64,
+    index: AtomicUsize,
+}
+
+impl Delayed for Item {
+    fn deadline(&self) -> Deadline {
+        self.deadline
+    }
+    fn sequence(&self) -> u64 {
+        self.sequence
+    }
+    fn heap_index(&self) -> &AtomicUsize {
+        &self.index
+    }
+}
+
+/// The bare indexed heap, numbering its items.
+struct Indexed {
+    queue: DelayedQueue<Item>,
+    next: AtomicUsize,
+}
+
+impl Indexed {
+    fn new() -> Indexed {
+        Indexed {
+            queue: DelayedQueue::new(),
+            next: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl Cancels for Indexed {
+    type Handle = Arc<Item>;
+    fn schedule(&self, call: Call) -> Arc<Item> {
+        let sequence = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as u64;
+        let item = Arc::new(Item {
+            deadline: Deadline::now().after(call.delay),
+            sequence,
+            index: AtomicUsize::new(NOT_QUEUED),
+        });
+        assert!(self.queue.offer(Arc::clone(&item)).is_ok(), "queued once");
+        item
+    }
+    fn cancel(&self, item: &Arc<Item>) {
+        black_box(self.queue.remove_item(item));
+    }
+    fn held(&self) -> Option<usize> {
+        Some(self.queue.len())
+    }
+}
+
+/// Stage 6's pool.
 struct Pool(ScheduledThreadPool);
+
 impl Cancels for Pool {
     type Handle = ScheduledFuture<()>;
-    fn schedule(&self) -> Self::Handle {
-        self.0.schedule(FAR, || ()).expect("a running pool")
+    fn schedule(&self, call: Call) -> Self::Handle {
+        match call.capture {
+            None => self.0.schedule(call.delay, || ()),
+            Some(x) => self.0.schedule(call.delay, move || {
+                black_box(x);
+            }),
+        }
+        .expect("a running pool")
     }
     fn cancel(&self, h: &Self::Handle) {
-        h.cancel(false);
+        black_box(h.cancel(false));
     }
     fn held(&self) -> Option<usize> {
         Some(self.0.queue().len())
@@ -55,24 +152,39 @@ impl Cancels for Pool {
 
 impl Cancels for Timer {
     type Handle = TaskHandle;
-    fn schedule(&self) -> TaskHandle {
-        Timer::schedule(self, FAR, || ()).expect("a running timer")
+    fn schedule(&self, call: Call) -> TaskHandle {
+        match call.capture {
+            None => Timer::schedule(self, call.delay, || ()),
+            Some(x) => Timer::schedule(self, call.delay, move || {
+                black_box(x);
+            }),
+        }
+        .expect("a running timer")
     }
     fn cancel(&self, h: &TaskHandle) {
-        h.cancel();
+        black_box(h.cancel());
     }
     fn held(&self) -> Option<usize> {
         Some(self.queued())
     }
 }
 
+fn job(call: Call) -> Job {
+    match call.capture {
+        None => Box::new(|| ()),
+        Some(x) => Box::new(move || {
+            black_box(x);
+        }),
+    }
+}
+
 impl Cancels for HashedWheel {
     type Handle = wheel::hashed::Handle;
-    fn schedule(&self) -> Self::Handle {
-        HashedWheel::schedule(self, FAR, Box::new(|| ())).expect("a running wheel")
+    fn schedule(&self, call: Call) -> Self::Handle {
+        HashedWheel::schedule(self, call.delay, job(call)).expect("a running wheel")
     }
     fn cancel(&self, h: &Self::Handle) {
-        h.cancel();
+        black_box(h.cancel());
     }
     fn held(&self) -> Option<usize> {
         None
@@ -81,22 +193,21 @@ impl Cancels for HashedWheel {
 
 impl Cancels for HierarchicalWheel {
     type Handle = wheel::hierarchical::Handle;
-    fn schedule(&self) -> Self::Handle {
-        HierarchicalWheel::schedule(self, FAR, Box::new(|| ())).expect("a running wheel")
+    fn schedule(&self, call: Call) -> Self::Handle {
+        HierarchicalWheel::schedule(self, call.delay, job(call)).expect("a running wheel")
     }
     fn cancel(&self, h: &Self::Handle) {
-        h.cancel();
+        black_box(h.cancel());
     }
     fn held(&self) -> Option<usize> {
         None
     }
 }
 
-struct Peer(scheduled_thread_pool::ScheduledThreadPool);
 impl Cancels for Peer {
     type Handle = scheduled_thread_pool::JobHandle;
-    fn schedule(&self) -> Self::Handle {
-        self.0.execute_after(FAR, || ())
+    fn schedule(&self, call: Call) -> Self::Handle {
+        Peer::schedule(self, call.delay, call.capture)
     }
     fn cancel(&self, h: &Self::Handle) {
         h.cancel();
@@ -119,127 +230,137 @@ fn on_ticker() -> Arc<dyn Executor> {
     Arc::new(OnTicker)
 }
 
-/// A timer filled with `n` tasks, and their handles.
-struct Filled<T: Cancels> {
-    timer: T,
-    handles: Vec<T::Handle>,
-    rng: u64,
+fn hashed() -> HashedWheel {
+    let config = HashedConfig {
+        tick: Duration::from_millis(1),
+        slots: 512,
+    };
+    HashedWheel::start(config, on_ticker(), "cc-hashed").expect("a wheel")
 }
 
-impl<T: Cancels> Filled<T> {
-    fn new(timer: T, n: usize) -> Self {
-        let handles = (0..n).map(|_| timer.schedule()).collect();
-        Filled {
-            timer,
-            handles,
-            rng: 0x9E37_79B9_7F4A_7C15,
+fn hierarchical() -> HierarchicalWheel {
+    let config = HierarchicalConfig {
+        tick: Duration::from_millis(1),
+    };
+    HierarchicalWheel::start(config, on_ticker(), "cc-levels").expect("a wheel")
+}
+
+/// `k` distinct indices below `n`, in random order (a partial
+/// Fisher-Yates shuffle), the same on every call.
+fn picks(n: usize, k: usize) -> Vec<usize> {
+    let mut all: Vec<usize> = (0..n).collect();
+    let mut draws = Draws::new(0x1357_9BDF_2468_ACE0);
+    for i in 0..k {
+        let j = i + draws.below((n - i) as u64) as usize;
+        all.swap(i, j);
+    }
+    all.truncate(k);
+    all
+}
+
+/// One round of the random case: see the module docs.
+fn random_round<T: Cancels>(plan: Plan, picks: &[usize], make: impl Fn() -> T) -> Sample {
+    let mut total = Duration::ZERO;
+    for _ in 0..plan.fills {
+        let timer = make();
+        let mut calls = Calls::new(Input::Random);
+        let handles: Vec<T::Handle> = (0..plan.n)
+            .map(|_| timer.schedule(calls.next_call()))
+            .collect();
+        workload::settle();
+        let start = Instant::now();
+        for &i in picks {
+            timer.cancel(black_box(&handles[i]));
         }
+        total += start.elapsed();
+        drop(handles);
+        drop(timer);
     }
-
-    /// A random index into the handles (xorshift: cheap, and the same
-    /// sequence on every run).
-    fn pick(&mut self) -> usize {
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
-        (self.rng % self.handles.len() as u64) as usize
+    Sample {
+        elapsed: total,
+        ops: plan.ops(),
     }
+}
 
-    /// Schedules `iters` tasks; only the schedules are timed. Each batch is
-    /// cancelled again, untimed (a lazy timer keeps those entries, as it
-    /// keeps any it is asked to cancel).
-    fn schedule_batches(&mut self, iters: u64) -> Duration {
-        let mut total = Duration::ZERO;
-        let mut left = iters;
-        let mut batch_handles = Vec::with_capacity(1000);
-        while left > 0 {
-            let batch = left.min(1000) as usize;
-            let start = Instant::now();
-            for _ in 0..batch {
-                batch_handles.push(self.timer.schedule());
-            }
-            total += start.elapsed();
-            for h in batch_handles.drain(..) {
-                self.timer.cancel(&h);
-            }
-            left -= batch as u64;
+/// One round of the best case: see the module docs.
+fn newest_round<T: Cancels>(plan: Plan, make: impl Fn() -> T) -> Sample {
+    let mut total = Duration::ZERO;
+    for _ in 0..plan.fills {
+        let timer = make();
+        let mut calls = Calls::new(Input::Best);
+        let handles: Vec<T::Handle> = (0..plan.n + plan.k)
+            .map(|_| timer.schedule(calls.next_call()))
+            .collect();
+        workload::settle();
+        let start = Instant::now();
+        for h in handles[plan.n..].iter().rev() {
+            timer.cancel(black_box(h));
         }
-        total
+        total += start.elapsed();
+        drop(handles);
+        drop(timer);
     }
-
-    /// Cancels `iters` random live tasks; only the cancels are timed.
-    fn cancel_batches(&mut self, iters: u64) -> Duration {
-        let mut total = Duration::ZERO;
-        let mut left = iters;
-        while left > 0 {
-            let batch = left.min(1000) as usize;
-            let picks: Vec<usize> = (0..batch).map(|_| self.pick()).collect();
-            let start = Instant::now();
-            for &i in &picks {
-                self.timer.cancel(black_box(&self.handles[i]));
-            }
-            total += start.elapsed();
-            // Untimed: every picked slot gets a live task again.
-            for &i in &picks {
-                self.handles[i] = self.timer.schedule();
-            }
-            left -= batch as u64;
-        }
-        total
+    Sample {
+        elapsed: total,
+        ops: plan.ops(),
     }
 }
 
-fn sizes() -> Vec<usize> {
-    perf::size(vec![100_000, 1_000_000], vec![100_000])
-}
-
-fn bench<T: Cancels>(c: &mut Criterion, name: &str, make: impl Fn() -> T) {
-    let mut g = c.benchmark_group("cancel_cost");
-    for n in sizes() {
-        let mut filled = Filled::new(make(), n);
-        g.bench_with_input(
-            BenchmarkId::new(format!("cancel, {name}"), n),
-            &n,
-            |b, _| b.iter_custom(|iters| filled.cancel_batches(iters)),
-        );
-        g.bench_with_input(
-            BenchmarkId::new(format!("schedule, {name}"), n),
-            &n,
-            |b, _| b.iter_custom(|iters| filled.schedule_batches(iters)),
-        );
-    }
-    g.finish();
-}
-
-fn cancel_cost(c: &mut Criterion) {
-    bench(c, "scheduled pool, remove on cancel", || pool(true));
-    bench(c, "scheduled pool, lazy", || pool(false));
-    bench(c, "Timer", || Timer::new("cc-timer").expect("a timer"));
-    bench(c, "HashedWheel", || {
-        let config = HashedConfig {
-            tick: Duration::from_millis(1),
-            slots: 512,
-        };
-        HashedWheel::start(config, on_ticker(), "cc-hashed").expect("a wheel")
-    });
-    bench(c, "HierarchicalWheel", || {
-        let config = HierarchicalConfig {
-            tick: Duration::from_millis(1),
-        };
-        HierarchicalWheel::start(config, on_ticker(), "cc-levels").expect("a wheel")
-    });
-    bench(c, "scheduled-thread-pool", || {
-        Peer(scheduled_thread_pool::ScheduledThreadPool::new(1))
-    });
-}
-
-/// After a tenth of `n` tasks are cancelled: how many entries does each
-/// timer still hold beyond the live ones?
-fn held() {
+fn main() {
+    perf::require_shipped_build();
+    workload::keep_freed_memory();
     let mut report = Report::new("cancel_cost");
+    held(&mut report);
+    for n in workload::sizes() {
+        let plan = Plan::at(n, workload::min_ops());
+        let picks = picks(plan.n, plan.k);
+        let picks = &picks;
+        let size = workload::size_label(n);
+
+        let mut contest = Contest::new(format!("random standing task, {size} pending"));
+        contest.subject("indexed heap", || random_round(plan, picks, Indexed::new));
+        contest.subject("scheduled pool, remove on cancel", || {
+            random_round(plan, picks, || pool(true))
+        });
+        contest.subject("scheduled pool, lazy", || {
+            random_round(plan, picks, || pool(false))
+        });
+        contest.subject("Timer", || {
+            random_round(plan, picks, || Timer::new("cc-timer").expect("a timer"))
+        });
+        contest.subject("HashedWheel", || random_round(plan, picks, hashed));
+        contest.subject("HierarchicalWheel", || {
+            random_round(plan, picks, hierarchical)
+        });
+        contest.subject("scheduled-thread-pool", || {
+            random_round(plan, picks, Peer::new)
+        });
+        contest.run(&mut report);
+
+        let mut contest = Contest::new(format!("newest task, {size} pending"));
+        contest.subject("indexed heap", || newest_round(plan, Indexed::new));
+        contest.subject("scheduled pool, remove on cancel", || {
+            newest_round(plan, || pool(true))
+        });
+        contest.subject("scheduled pool, lazy", || {
+            newest_round(plan, || pool(false))
+        });
+        contest.subject("Timer", || {
+            newest_round(plan, || Timer::new("cc-timer").expect("a timer"))
+        });
+        contest.subject("scheduled-thread-pool", || newest_round(plan, Peer::new));
+        contest.run(&mut report);
+    }
+    report.write();
+}
+
+/// After a tenth of `n` random tasks are cancelled: how many entries does
+/// each timer still hold beyond the live ones? (Not timed.)
+fn held(report: &mut Report) {
     let n = perf::size(100_000, 10_000);
-    let mut count = |name: &str, timer: &dyn HeldAfter| {
-        if let Some(extra) = timer.held_after(n) {
+    let cancelled = picks(n, n / 10);
+    let mut count = |name: &str, extra: Option<usize>| {
+        if let Some(extra) = extra {
             report.add(
                 "held after cancelling a tenth",
                 name,
@@ -249,54 +370,29 @@ fn held() {
             );
         }
     };
-    count("scheduled pool, remove on cancel", &Wrap(|| pool(true)));
-    count("scheduled pool, lazy", &Wrap(|| pool(false)));
-    count("Timer", &Wrap(|| Timer::new("cc-held").expect("a timer")));
-    report.write();
+    count("indexed heap", held_after(Indexed::new(), n, &cancelled));
+    count(
+        "scheduled pool, remove on cancel",
+        held_after(pool(true), n, &cancelled),
+    );
+    count(
+        "scheduled pool, lazy",
+        held_after(pool(false), n, &cancelled),
+    );
+    count(
+        "Timer",
+        held_after(Timer::new("cc-held").expect("a timer"), n, &cancelled),
+    );
 }
 
-/// Fills a fresh timer with `n`, cancels every tenth, and counts the
-/// entries held beyond the live ones.
-trait HeldAfter {
-    fn held_after(&self, n: usize) -> Option<usize>;
-}
-
-struct Wrap<F>(F);
-
-impl<T: Cancels, F: Fn() -> T> HeldAfter for Wrap<F> {
-    fn held_after(&self, n: usize) -> Option<usize> {
-        let timer = (self.0)();
-        let handles: Vec<_> = (0..n).map(|_| timer.schedule()).collect();
-        for h in handles.iter().step_by(10) {
-            timer.cancel(h);
-        }
-        let live = n - n.div_ceil(10);
-        timer.held().map(|held| held - live)
+/// Fills `timer` with `n`, cancels those at `cancelled`, and counts the
+/// entries it holds beyond the live ones.
+fn held_after<T: Cancels>(timer: T, n: usize, cancelled: &[usize]) -> Option<usize> {
+    let mut calls = Calls::new(Input::Random);
+    let handles: Vec<_> = (0..n).map(|_| timer.schedule(calls.next_call())).collect();
+    for &i in cancelled {
+        timer.cancel(&handles[i]);
     }
-}
-
-fn config() -> Criterion {
-    let c = Criterion::default();
-    match perf::quick_criterion() {
-        Some((samples, warm_up, measure)) => c
-            .sample_size(samples)
-            .warm_up_time(warm_up)
-            .measurement_time(measure),
-        None => c
-            .sample_size(30)
-            .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2)),
-    }
-}
-
-criterion_group! {
-    name = benches;
-    config = config();
-    targets = cancel_cost
-}
-
-fn main() {
-    held();
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    let live = n - cancelled.len();
+    timer.held().map(|held| held - live)
 }

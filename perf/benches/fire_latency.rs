@@ -8,7 +8,12 @@
 //!
 //! One task at a time in the first part: each is scheduled, runs, and says
 //! when; its lateness is that instant minus the instant it was due
-//! (computed just before `schedule`, so the call's own cost counts).
+//! (computed just before `schedule`, so the call's own cost counts). The
+//! sides take turns, in interleaved rounds (10 rounds of 20 tasks each, 2
+//! of 10 in quick mode, the order turned by one every round), each
+//! starting its timer afresh and stopping it after its turn, so that the
+//! floor and every timer see the same machine and no timer's thread runs
+//! beside another's. Each side's p50, p99 and max are over all its rounds.
 //!
 //! ```text
 //! cargo bench -p perf --bench fire_latency
@@ -29,54 +34,23 @@ const DELAYS: [(Duration, &str); 3] = [
 ];
 
 fn main() {
+    perf::require_shipped_build();
     let mut report = Report::new("fire_latency");
-    let n = perf::size(200, 20);
+    let rounds = perf::size(10, 2);
+    let per_round = perf::size(20, 10);
     for (delay, label) in DELAYS {
-        for (lowered, name) in [(false, "park_timeout"), (true, "park_timeout, slack 1 ns")] {
-            let sample = floor(delay, n, lowered);
-            add(
-                &mut report,
-                &format!("one at a time {label}"),
-                name,
-                &sample,
-            );
-        }
-    }
-    for subject in subjects::all() {
-        let timer = (subject.start)("fl-one", 1);
-        for (delay, label) in DELAYS {
-            let sample = one_at_a_time(&*timer, delay, n);
-            add(
-                &mut report,
-                &format!("one at a time {label}"),
-                subject.name,
-                &sample,
-            );
-        }
-        drop(timer);
-        if subject.ours {
-            let timer = (subject.start)("fl-low", 1);
-            // One task first: a pool starts its worker with its first task.
-            one_at_a_time(&*timer, Duration::ZERO, 1);
-            let lowered = threads::with_prefix("fl-low");
-            assert!(
-                !lowered.is_empty(),
-                "{}: its threads are named",
-                subject.name
-            );
-            for t in lowered {
-                slack::set_for(t.tid(), Duration::from_nanos(1)).expect("lower the slack");
+        let group = format!("one at a time {label}");
+        // Every side's sample, gathered over interleaved rounds.
+        let mut sides = sides();
+        let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); sides.len()];
+        for r in 0..rounds {
+            for i in 0..sides.len() {
+                let at = (r + i) % sides.len();
+                samples[at].extend((sides[at].1)(delay, per_round));
             }
-            for (delay, label) in DELAYS {
-                let sample = one_at_a_time(&*timer, delay, n);
-                let name = format!("{}, slack 1 ns", subject.name);
-                add(
-                    &mut report,
-                    &format!("one at a time {label}"),
-                    &name,
-                    &sample,
-                );
-            }
+        }
+        for ((name, _), sample) in sides.iter_mut().zip(&samples) {
+            add(&mut report, &group, name, sample);
         }
     }
     let (tasks, over) = perf::size(
@@ -89,6 +63,54 @@ fn main() {
         add(&mut report, "under load", subject.name, &sample);
     }
     report.write();
+}
+
+/// One side of the one-at-a-time comparison: its name, and what takes
+/// `count` samples at a delay, starting the timer afresh and stopping it
+/// after, so that no other side's timer runs beside it.
+type Side = (String, Box<dyn FnMut(Duration, usize) -> Vec<Duration>>);
+
+/// The bare timed wait, with the default slack and lowered; then every
+/// subject, and ours again with their threads' slack lowered.
+fn sides() -> Vec<Side> {
+    let mut out: Vec<Side> = vec![
+        (
+            "park_timeout".to_owned(),
+            Box::new(|delay, n| floor(delay, n, false)),
+        ),
+        (
+            "park_timeout, slack 1 ns".to_owned(),
+            Box::new(|delay, n| floor(delay, n, true)),
+        ),
+    ];
+    for (i, subject) in subjects::all().into_iter().enumerate() {
+        let start = subject.start;
+        let prefix = format!("fl{i}");
+        out.push((
+            subject.name.to_owned(),
+            Box::new(move |delay, n| one_at_a_time(&*start(&prefix, 1), delay, n)),
+        ));
+        if subject.ours {
+            let prefix = format!("fl-low{i}");
+            let name = subject.name;
+            out.push((
+                format!("{name}, slack 1 ns"),
+                Box::new(move |delay, n| {
+                    let timer = start(&prefix, 1);
+                    // One task first: a pool starts its worker with its
+                    // first task.
+                    one_at_a_time(&*timer, Duration::ZERO, 1);
+                    let lowered = threads::with_prefix(&prefix);
+                    assert!(!lowered.is_empty(), "{name}: its threads are named");
+                    for t in lowered {
+                        slack::set_for(t.tid(), Duration::from_nanos(1)).expect("lower the slack");
+                    }
+                    one_at_a_time(&*timer, delay, n)
+                }),
+            ));
+        }
+    }
+    out
 }
 
 fn add(report: &mut Report, group: &str, subject: &str, sample: &[Duration]) {

@@ -20,6 +20,7 @@ use threadpool_executor::delayed_queue::Wait;
 use threadpool_executor::factory::NamedThreads;
 
 fn main() {
+    perf::require_shipped_build();
     let mut report = Report::new("herd");
     let tasks = perf::size(1000, 200);
     let variants: [(&str, Option<Wait>); 4] = [

@@ -186,6 +186,7 @@ fn versions() -> Vec<(&'static str, Starter)> {
 }
 
 fn main() {
+    perf::require_shipped_build();
     let mut report = Report::new("idle_cost");
     let window = perf::size(Duration::from_secs(1), Duration::from_millis(200));
     let settle = Duration::from_millis(50);

@@ -13,6 +13,7 @@ use perf::report::Report;
 use perf::{stats, subjects};
 
 fn main() {
+    perf::require_shipped_build();
     let mut report = Report::new("mass_expiry");
     let tasks = perf::size(1_000_000, 100_000);
     // Time to schedule them all before the first is due.

@@ -33,6 +33,7 @@ fn counting(count: Counter) -> impl FnMut() + Send + 'static {
 }
 
 fn main() {
+    perf::require_shipped_build();
     let mut report = Report::new("periodic_drift");
     let window = perf::size(Duration::from_secs(10), Duration::from_secs(1));
     let subjects: [(&str, &str, Start); 6] = [

@@ -16,7 +16,7 @@ use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 
 fn floors(c: &mut Criterion) {
     let mut g = c.benchmark_group("physics");
@@ -116,4 +116,8 @@ criterion_group! {
     config = config();
     targets = floors
 }
-criterion_main!(benches);
+fn main() {
+    perf::require_shipped_build();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -122,6 +122,7 @@ fn case_peer() {
 }
 
 fn main() {
+    perf::require_shipped_build();
     let case = perf::under::case();
     if let Some(case) = case {
         let (_, run, _) = CASES

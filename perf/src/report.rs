@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
+use crate::rounds::Spread;
+
 /// The directory the benches write to: `target/bench-results/`.
 pub fn dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
@@ -33,6 +35,28 @@ impl Report {
     /// Adds one measurement, and prints it.
     pub fn add(&mut self, group: &str, subject: &str, stat: &str, value: f64, unit: &str) {
         println!("  {group:<28} {subject:<34} {stat:<10} {value:>12.2} {unit}");
+        self.push(group, subject, stat, value, unit);
+    }
+
+    /// Adds the median and range of one subject's rounds (or of a ratio's)
+    /// as three rows, stats `median`, `min` and `max`, and prints them on
+    /// one line.
+    pub fn add_spread(&mut self, group: &str, subject: &str, spread: Spread, unit: &str) {
+        println!(
+            "  {group:<36} {subject:<64} median {:>9.2} {unit:<5} range {:.2} to {:.2}",
+            spread.median, spread.min, spread.max
+        );
+        for (stat, value) in [
+            ("median", spread.median),
+            ("min", spread.min),
+            ("max", spread.max),
+        ] {
+            self.push(group, subject, stat, value, unit);
+        }
+    }
+
+    /// Adds one measurement without printing it.
+    pub fn push(&mut self, group: &str, subject: &str, stat: &str, value: f64, unit: &str) {
         self.rows.push(json!({
             "group": group,
             "subject": subject,
