@@ -1,7 +1,7 @@
 //! Nothing lost under stress, at full size: 8 clients, 100 000 tasks with
-//! random delays and random cancels, a shutdown midway, against every
-//! finished version. Prints each version's tally and the replay number; exits 1 if
-//! any task was lost or accounted twice.
+//! random delays and random cancels (and stage 8's resets), a shutdown
+//! midway, against every finished version. Prints each version's tally
+//! and the replay number; exits 1 if any task was lost or accounted twice.
 //!
 //! ```text
 //! cargo run --release -p progression --example stress -- [--tasks N] [--replay R]
@@ -28,11 +28,13 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "stress: {} clients, {} tasks, delays up to {} ms, one in {} cancelled, a shutdown midway; replay {}",
+        "stress: {} clients, {} tasks, delays up to {} ms, one in {} cancelled (and, where the \
+         version can, one in {} reset), a shutdown midway; replay {}",
         plan.clients,
         plan.tasks,
         plan.max_delay.as_millis(),
         plan.cancel_one_in,
+        plan.reset_one_in,
         plan.replay
     );
     let mut failed = false;

@@ -18,4 +18,5 @@
 //! `tests/battery/versions.rs` and add it to `versions()`; then
 //! `cargo insta review` (or `INSTA_UPDATE=always`) to accept the new row.
 
+pub mod executor;
 pub mod stress;

@@ -1,8 +1,10 @@
 //! Nothing lost under stress: many clients schedule tasks with random
-//! delays, cancel some of them at random, and one of them shuts the
-//! version down midway. Afterwards every task must be accounted for
-//! exactly once: it ran, or it was cancelled and the version said so, or
-//! it was refused with an error, or the version handed it back.
+//! delays, cancel some of them at random (and, where the version can,
+//! move some to a new random deadline), and one of them shuts the version
+//! down midway. Afterwards every task must be accounted for exactly once:
+//! it ran, or it was cancelled and the version said so, or it was refused
+//! with an error, or the version handed it back, or (stage 8's timer) its
+//! `Sleep` ended with the shutdown's error.
 //!
 //! The ledger does not trust the versions' own counts. Each task carries
 //! its number; running it marks the number. A task handed back is run by
@@ -28,7 +30,7 @@ use parking_lot::RwLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
-pub use versions::{Fixed, all};
+pub use versions::{ASYNC, Fixed, all};
 
 /// A task as the stress hands it to a version.
 pub type Task = Box<dyn FnOnce() + Send + 'static>;
@@ -44,6 +46,9 @@ pub enum Report {
     /// (the scheduled pool's `shutdown_now` hands back its own tasks):
     /// the number handed back is checked instead.
     HandedBack,
+    /// The shutdown ended it with an error its owner saw (stage 8: the
+    /// `Sleep` that was waiting gave `Err(Shutdown)` to its `await`).
+    ShutDown,
     /// The handle says nothing (the wheels' handles, the pool's `()`).
     Nothing,
 }
@@ -79,6 +84,17 @@ pub trait Stressed: Sync {
     /// What the handle says, after `finish`.
     fn report(handle: &Self::Handle) -> Report;
 
+    /// Whether the version can move a waiting task to a new deadline
+    /// ([`Stressed::reset`]); the clients then draw resets too.
+    const RESETS: bool = false;
+
+    /// Moves the task to run `delay` from now, if it is still waiting:
+    /// true if it was (stage 8's `Sleep::reset`). Never called unless
+    /// [`Stressed::RESETS`].
+    fn reset(&self, _handle: &Self::Handle, _delay: Duration) -> bool {
+        false
+    }
+
     /// Whether a cancel can succeed on a task that is already running,
     /// which then runs to its end with its outcome thrown away: Java's
     /// `Future.cancel(false)`, and the scheduled pool's. Such a task ran
@@ -98,19 +114,25 @@ pub struct Plan {
     /// One task in this many is cancelled (a random one of the client's
     /// own, scheduled before).
     pub cancel_one_in: u32,
+    /// Where the version can move a task ([`Stressed::RESETS`]), one task
+    /// in this many is followed by a reset of a random one of the
+    /// client's own to a new random delay.
+    pub reset_one_in: u32,
     /// The replay number every client's randomness starts from.
     pub replay: u64,
 }
 
 impl Plan {
     /// The size: 8 clients, 100 000 tasks, delays up to 20 ms, a
-    /// quarter of them cancelled.
+    /// quarter of them cancelled (and, where the version can, a quarter
+    /// reset).
     pub fn full(replay: u64) -> Plan {
         Plan {
             clients: 8,
             tasks: 100_000,
             max_delay: Duration::from_millis(20),
             cancel_one_in: 4,
+            reset_one_in: 4,
             replay,
         }
     }
@@ -134,6 +156,11 @@ pub struct Tally {
     pub refused: usize,
     /// Handed back by the shutdown.
     pub handed_back: usize,
+    /// Ended by the shutdown with an error its owner saw.
+    pub shut_down: usize,
+    /// Moved to a new deadline (once or more) and then given one of the
+    /// fates above: not a fate, a count of what the clients did.
+    pub reset: usize,
     /// Of those that ran: cancelled while running, where the version's
     /// cancel allows it (see [`Stressed::CANCEL_WHILE_RUNNING`]).
     pub cancelled_while_running: usize,
@@ -151,7 +178,8 @@ impl Tally {
     pub fn all_accounted(&self) -> bool {
         self.lost == 0
             && self.twice == 0
-            && self.ran + self.cancelled + self.refused + self.handed_back == self.tasks
+            && self.ran + self.cancelled + self.refused + self.handed_back + self.shut_down
+                == self.tasks
     }
 }
 
@@ -159,13 +187,15 @@ impl fmt::Display for Tally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} tasks: {} ran ({} cancelled while running), {} cancelled, {} refused, {} handed back; {} lost, {} twice ({} ms)",
+            "{} tasks: {} ran ({} cancelled while running), {} cancelled, {} refused, {} handed back, {} shut down ({} reset); {} lost, {} twice ({} ms)",
             self.tasks,
             self.ran,
             self.cancelled_while_running,
             self.cancelled,
             self.refused,
             self.handed_back,
+            self.shut_down,
+            self.reset,
             self.lost,
             self.twice,
             self.took.as_millis()
@@ -211,6 +241,7 @@ struct Seen<H> {
     id: usize,
     handle: Option<H>,
     cancelled: bool,
+    reset: bool,
 }
 
 /// A small generator per client: `fastrand`'s, started from the replay
@@ -246,6 +277,7 @@ pub fn run<V: Stressed>(version: V, plan: Plan) -> Tally {
                             id,
                             handle,
                             cancelled: false,
+                            reset: false,
                         });
                         if rng.u32(0..plan.cancel_one_in) == 0 {
                             let victim = rng.usize(0..mine.len());
@@ -255,6 +287,17 @@ pub fn run<V: Stressed>(version: V, plan: Plan) -> Tally {
                                 && !*open
                             {
                                 mine[victim].cancelled = version.cancel(h);
+                            }
+                        }
+                        // A reset may come after the shutdown too: it must
+                        // then end the task with the shutdown's error.
+                        if V::RESETS && rng.u32(0..plan.reset_one_in) == 0 {
+                            let victim = rng.usize(0..mine.len());
+                            let delay = Duration::from_micros(rng.u64(0..=max_delay));
+                            if let Some(h) = &mine[victim].handle
+                                && version.reset(h, delay)
+                            {
+                                mine[victim].reset = true;
                             }
                         }
                         // Midway: the client that offers the middle task
@@ -301,13 +344,15 @@ pub fn run<V: Stressed>(version: V, plan: Plan) -> Tally {
         let returned = usize::from(ledger.returned[seen.id].load(SeqCst));
         let report = seen.handle.as_ref().map(V::report);
         let refused = seen.handle.is_none();
+        tally.reset += usize::from(seen.reset);
         // Each way a task can be accounted for, counted: exactly one must
         // hold.
         let marks = ran
             + returned
             + usize::from(seen.cancelled || report == Some(Report::Cancelled))
             + usize::from(refused)
-            + usize::from(report == Some(Report::HandedBack));
+            + usize::from(report == Some(Report::HandedBack))
+            + usize::from(report == Some(Report::ShutDown));
         if V::CANCEL_WHILE_RUNNING
             && ran == 1
             && returned == 0
@@ -333,6 +378,7 @@ pub fn run<V: Stressed>(version: V, plan: Plan) -> Tally {
                 tally.handed_back += 1;
                 opaque += 1;
             }
+            1 if report == Some(Report::ShutDown) => tally.shut_down += 1,
             1 => tally.cancelled += 1,
             _ => tally.twice += 1,
         }
@@ -428,6 +474,23 @@ mod tests {
         let tally = run(RunsAndSaysCancelled, small());
         assert!(!tally.all_accounted(), "{tally}");
         assert_eq!((tally.ran, tally.twice), (0, 1000), "{tally}");
+    }
+
+    #[test]
+    fn stage_8s_sleeps_are_each_accounted_for_once() {
+        let version = versions::SleepsUnderStress::start(None);
+        let tally = run(version, Plan::full(13).with_tasks(2000));
+        assert!(tally.all_accounted(), "{tally}");
+        assert!(tally.reset > 0, "{tally}");
+    }
+
+    #[test]
+    fn a_sleep_whose_wake_is_lost_reads_lost() {
+        // One `Sleep` in ten polled once with a waker that wakes nobody.
+        let version = versions::SleepsUnderStress::start(Some(10));
+        let tally = run(version, Plan::full(13).with_tasks(2000));
+        assert!(!tally.all_accounted(), "{tally}");
+        assert!(tally.lost > 0 && tally.twice == 0, "{tally}");
     }
 
     #[test]

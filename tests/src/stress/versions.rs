@@ -1,11 +1,15 @@
 //! The finished version of each stage, as the stress drives it: stage 5's
-//! `Timer`, stage 6's pool and scheduled pool, stage 7's two wheels. The
-//! earlier versions are not here: their `cancel` discards what is queued
-//! without a word (as `java.util.Timer`'s does), so there is nothing to
-//! account with.
+//! `Timer`, stage 6's pool and scheduled pool, stage 7's two wheels, stage
+//! 8's driver. The earlier versions are not here: their `cancel` discards
+//! what is queued without a word (as `java.util.Timer`'s does), so there
+//! is nothing to account with.
 
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
+
+use async_timer::{Driver, Handle, Sleep, TimerError};
 
 use interrupt_cancel::timer::{TaskHandle, TaskState, Timer};
 use kit::threads::unique_name;
@@ -20,6 +24,7 @@ use wheel::hierarchical::{HierarchicalConfig, HierarchicalWheel};
 use wheel::{Executor, Job};
 
 use super::{HandBack, Plan, Report, Stressed, Tally, Task, run};
+use crate::executor;
 
 /// How long `finish` waits for a pool to end before it calls the run a
 /// failure (every task is a few nanoseconds of work).
@@ -63,8 +68,15 @@ pub fn all() -> Vec<Fixed> {
             name: "wheel::hierarchical",
             run: |plan| run(WheelUnderStress::hierarchical(), plan),
         },
+        Fixed {
+            name: ASYNC,
+            run: |plan| run(SleepsUnderStress::start(None), plan),
+        },
     ]
 }
+
+/// Stage 8's finished driver, as the matrix names its row.
+pub const ASYNC: &str = "async-timer";
 
 /// Stage 5's `Timer`: its `cancel` discards the queue and marks each
 /// discarded task's handle `Cancelled`.
@@ -354,5 +366,173 @@ impl<W: Send, S: WheelCalls> Stressed for WheelUnderStress<W, S> {
 
     fn report(_handle: &S::Handle) -> Report {
         Report::Nothing
+    }
+}
+
+/// Stage 8's driver, with an executor of two workers. A task is a `Sleep`
+/// and what runs when it fires: the client makes the `Sleep` (so its
+/// deadline counts from the call), spawns a future that awaits it, and
+/// keeps a [`Ticket`] through which it can drop the `Sleep` (a cancel) or
+/// reset it. The shutdown drops the driver: every `Sleep` still waiting
+/// ends with `Err(Shutdown)`, which its future sees; one made after is
+/// refused the same way at once.
+pub(super) struct SleepsUnderStress {
+    driver: Mutex<Option<Driver>>,
+    handle: Handle,
+    executor: executor::Executor,
+    /// For the harness's own test: one `Sleep` in this many is polled with
+    /// a waker that wakes nobody, as a lost wake-up would leave it.
+    lose_one_in: Option<u64>,
+    made: std::sync::atomic::AtomicU64,
+}
+
+/// One `Sleep`, shared by the client that made it and the future that
+/// awaits it.
+pub(super) struct Ticket(Mutex<Slot>);
+
+/// Under the ticket's lock: the `Sleep` while it waits, the task to run
+/// when it fires, and how it ended.
+struct Slot {
+    sleep: Option<Sleep>,
+    task: Option<Task>,
+    fate: Fate,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    Waiting,
+    /// Its future saw `Ok(())` and ran the task.
+    Fired,
+    /// Its future saw `Err(Shutdown)`.
+    ShutDown,
+    /// Dropped by a cancel while it waited.
+    Dropped,
+}
+
+/// The future a ticket's task is: polls the `Sleep` under the ticket's
+/// lock, and ends when it ends (or was dropped).
+struct Awaits(Arc<Ticket>);
+
+impl Future for Awaits {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let mut slot = self.0.0.lock();
+        let Some(sleep) = slot.sleep.as_mut() else {
+            return Poll::Ready(()); // dropped by a cancel
+        };
+        let ended = match Pin::new(sleep).poll(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(ended) => ended,
+        };
+        slot.sleep = None;
+        match ended {
+            Ok(()) => {
+                slot.fate = Fate::Fired;
+                if let Some(task) = slot.task.take() {
+                    task();
+                }
+            }
+            Err(_) => slot.fate = Fate::ShutDown,
+        }
+        Poll::Ready(())
+    }
+}
+
+impl SleepsUnderStress {
+    /// A driver and its executor; with `lose_one_in`, a fake that loses
+    /// one `Sleep`'s wake-up in that many (the harness's own test).
+    pub(super) fn start(lose_one_in: Option<u64>) -> SleepsUnderStress {
+        let driver = Driver::start(&unique_name("st-at")).expect("start the driver");
+        SleepsUnderStress {
+            handle: driver.handle(),
+            driver: Mutex::new(Some(driver)),
+            executor: executor::Executor::new(&unique_name("st-ax"), 2),
+            lose_one_in,
+            made: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+}
+
+impl Stressed for SleepsUnderStress {
+    type Handle = Arc<Ticket>;
+
+    const RESETS: bool = true;
+
+    fn schedule(&self, delay: Duration, task: Task) -> Option<Arc<Ticket>> {
+        let mut sleep = self.handle.sleep(delay);
+        if sleep.is_elapsed() {
+            // Fired at once (a delay of zero) or refused (after the
+            // shutdown): the first poll says which.
+            let now = Pin::new(&mut sleep).poll(&mut Context::from_waker(Waker::noop()));
+            if let Poll::Ready(Err(error)) = now {
+                assert_eq!(error, TimerError::Shutdown, "only the shutdown refuses");
+                return None;
+            }
+        }
+        let ticket = Arc::new(Ticket(Mutex::new(Slot {
+            sleep: Some(sleep),
+            task: Some(task),
+            fate: Fate::Waiting,
+        })));
+        // ORDERING: only a count.
+        let n = self.made.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if self.lose_one_in.is_some_and(|k| n.is_multiple_of(k)) {
+            // The fake: polled once with a waker that wakes nobody, and
+            // never again.
+            let mut slot = ticket.0.lock();
+            if let Some(sleep) = slot.sleep.as_mut() {
+                let _ = Pin::new(sleep).poll(&mut Context::from_waker(Waker::noop()));
+            }
+        } else {
+            self.executor.spawn(Awaits(Arc::clone(&ticket)));
+        }
+        Some(ticket)
+    }
+
+    /// Drops the `Sleep` if it still waits: its entry leaves the wheel.
+    fn cancel(&self, ticket: &Arc<Ticket>) -> bool {
+        let mut slot = ticket.0.lock();
+        if slot.fate != Fate::Waiting || slot.sleep.is_none() {
+            return false;
+        }
+        drop(slot.sleep.take());
+        slot.fate = Fate::Dropped;
+        true
+    }
+
+    fn reset(&self, ticket: &Arc<Ticket>, delay: Duration) -> bool {
+        let mut slot = ticket.0.lock();
+        match slot.sleep.as_mut() {
+            Some(sleep) if !sleep.is_elapsed() => {
+                sleep.reset(self.handle.now() + delay);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn shutdown(&self) {
+        // Joins the driver's thread: every wake it owes has been made.
+        drop(self.driver.lock().take());
+    }
+
+    fn finish(self) -> HandBack {
+        self.shutdown();
+        assert!(
+            self.executor.wait_idle(TERMINATION),
+            "the executor did not run dry"
+        );
+        drop(self.executor);
+        HandBack::default()
+    }
+
+    fn report(ticket: &Arc<Ticket>) -> Report {
+        match ticket.0.lock().fate {
+            Fate::Fired => Report::Ran,
+            Fate::ShutDown => Report::ShutDown,
+            Fate::Dropped => Report::Cancelled,
+            Fate::Waiting => Report::Nothing,
+        }
     }
 }

@@ -1,15 +1,55 @@
 //! The progression matrix: rows are versions, columns are scenarios.
 
 use std::thread;
+use std::time::{Duration, Instant};
 
 use super::pools::PoolVersion;
 use super::scenarios::{Outcome, Verdict};
 use super::versions::Version;
 
+/// When a column's scenarios run. The columns of one wave run side by
+/// side, every version's scenario on a thread of its own; the waves run
+/// one after another, in this order. Most scenarios spend their time
+/// waiting out a deadline, so a wave takes about as long as its slowest
+/// scenario, not the sum of its columns'. What decides the waves is what
+/// the scenarios do to each other: a scenario whose verdict is a time
+/// (how late a task ran, how soon a thread ended) needs its setup done
+/// in a few milliseconds, which a few hundred threads starting at once
+/// on two cores do not allow; and `naive::busy_loop` burns a core in every
+/// column where it holds a task not yet due, so at most one such column
+/// shares a wave with scenarios whose verdict is a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Wave {
+    /// A thread held in its window while another acts: S1/C1, whose
+    /// verdict is a lateness (one busy loop among its rows: the naive
+    /// timer's, for its far task), and the futures' races, each asked of
+    /// stage 8's rows alone.
+    Windows,
+    /// The three cancels, P1 to P3: a thread watched as it ends.
+    Cancels,
+    /// Counted, not timed, or timed with hundreds of milliseconds to
+    /// spare: I2/I6, I5, T10, T14, T2, T6, T7, W8.
+    Counts,
+    /// The two whose fix is judged by a short lateness, a task run within
+    /// a hundred milliseconds or so of its time, with no busy loop and
+    /// few threads beside them: I4, whose long task sleeps, and W2.
+    Lateness,
+    /// Wake-ups in an idle window, counted: the idle column, with its
+    /// busy loop, alone (a thread kept from a core by other busy loops
+    /// can block once more on a lock, and read as a wake-up).
+    Idle,
+    /// The stress, which keeps every core busy and whose verdict is a
+    /// count; and N1, judged by what each thread did with the core it got,
+    /// which load does not change (see `kit::cpu`).
+    Stress,
+}
+
 /// A scenario, and the column it fills.
 pub struct Column {
     /// The column's heading.
     pub heading: &'static str,
+    /// When it runs.
+    pub wave: Wave,
     /// Runs the scenario against a timer; `None` if it asks nothing of one.
     pub timer: Option<fn(&Version) -> Outcome>,
     /// Runs the scenario against stage 6's pool; `None` if it asks
@@ -22,9 +62,10 @@ pub struct Column {
 
 impl Column {
     /// A column of timer scenarios only.
-    pub const fn timer(heading: &'static str, run: fn(&Version) -> Outcome) -> Column {
+    pub const fn timer(wave: Wave, heading: &'static str, run: fn(&Version) -> Outcome) -> Column {
         Column {
             heading,
+            wave,
             timer: Some(run),
             pool: None,
             any: None,
@@ -32,9 +73,14 @@ impl Column {
     }
 
     /// A column of pool scenarios only.
-    pub const fn pool(heading: &'static str, run: fn(&PoolVersion) -> Outcome) -> Column {
+    pub const fn pool(
+        wave: Wave,
+        heading: &'static str,
+        run: fn(&PoolVersion) -> Outcome,
+    ) -> Column {
         Column {
             heading,
+            wave,
             timer: None,
             pool: Some(run),
             any: None,
@@ -42,9 +88,10 @@ impl Column {
     }
 
     /// A column asked of every version alike.
-    pub const fn any(heading: &'static str, run: fn(&Version) -> Outcome) -> Column {
+    pub const fn any(wave: Wave, heading: &'static str, run: fn(&Version) -> Outcome) -> Column {
         Column {
             heading,
+            wave,
             timer: None,
             pool: None,
             any: Some(run),
@@ -68,27 +115,59 @@ impl Column {
     }
 }
 
-/// Runs every column's scenario against every version: the versions of one
-/// column run side by side (each timer has its own thread names), the
-/// columns one after another (so only one busy loop burns a core at once).
-pub fn run(versions: &[Version], columns: &[Column]) -> Vec<Vec<Outcome>> {
-    let mut by_column = Vec::new();
-    for column in columns {
-        let outcomes = thread::scope(|s| {
-            let runs: Vec<_> = versions
+/// How long each wave took: what `run` measured, for the details.
+pub type Took = Vec<(Wave, Duration)>;
+
+/// Runs every column's scenario against every version, a wave at a time
+/// (see [`Wave`]): within a wave every (column, version) pair runs on a
+/// thread of its own (each timer has its own thread names). Returns one
+/// row of outcomes per version, in column order, and how long each wave
+/// took.
+pub fn run(versions: &[Version], columns: &[Column]) -> (Vec<Vec<Outcome>>, Took) {
+    let mut waves: Vec<Wave> = columns.iter().map(|c| c.wave).collect();
+    waves.sort();
+    waves.dedup();
+    let mut by_column: Vec<Option<Vec<Outcome>>> = vec![None; columns.len()];
+    let mut took = Vec::new();
+    for wave in waves {
+        let start = Instant::now();
+        let ran: Vec<(usize, Vec<Outcome>)> = thread::scope(|s| {
+            let runs: Vec<_> = columns
                 .iter()
-                .map(|v| s.spawn(move || column.run(v)))
+                .enumerate()
+                .filter(|(_, c)| c.wave == wave)
+                .map(|(i, column)| {
+                    let cells: Vec<_> = versions
+                        .iter()
+                        .map(|v| s.spawn(move || column.run(v)))
+                        .collect();
+                    (i, cells)
+                })
                 .collect();
             runs.into_iter()
-                .map(|r| r.join().expect("a scenario panicked"))
-                .collect::<Vec<_>>()
+                .map(|(i, cells)| {
+                    let outcomes = cells
+                        .into_iter()
+                        .map(|r| r.join().expect("a scenario panicked"))
+                        .collect();
+                    (i, outcomes)
+                })
+                .collect()
         });
-        by_column.push(outcomes);
+        for (i, outcomes) in ran {
+            by_column[i] = Some(outcomes);
+        }
+        took.push((wave, start.elapsed()));
     }
+    let by_column: Vec<Vec<Outcome>> = by_column
+        .into_iter()
+        .map(|c| c.expect("every column ran in its wave"))
+        .collect();
     // Transpose: one row per version.
-    (0..versions.len())
+    let rows = (0..versions.len())
         .map(|v| by_column.iter().map(|col| col[v].clone()).collect())
-        .collect()
+        .collect();
+    (rows, took)
 }
 
 fn cell(outcome: &Outcome) -> String {
@@ -103,14 +182,53 @@ fn cell(outcome: &Outcome) -> String {
     }
 }
 
-/// The matrix's columns in four tables, so that each fits a page of the
-/// book (and of its PDF): a caption and how many columns each takes, in
-/// order; the last takes the rest and the "joined on drop" column.
-const PARTS: [(&str, usize); 4] = [
-    ("Waiting and stopping", 5),
-    ("Long tasks, panics, periods and the herd", 4),
-    ("Queues and pools", 4),
-    ("Wheels, cost and load", usize::MAX),
+/// One of the tables the matrix is cut into.
+struct Part {
+    caption: &'static str,
+    /// How many columns it takes, in order.
+    width: usize,
+    /// Whether it ends with the "joined on drop" column.
+    joined: bool,
+    /// Whether it lists only the versions it asks something of (a cell
+    /// other than n/a); otherwise every version.
+    asked_only: bool,
+}
+
+/// The matrix's columns in five tables, so that each fits a page of the
+/// book (and of its PDF). The first four list every version; the fifth,
+/// whose questions only stage 8's timer for futures answers, lists its
+/// versions alone.
+const PARTS: [Part; 5] = [
+    Part {
+        caption: "Waiting and stopping",
+        width: 5,
+        joined: false,
+        asked_only: false,
+    },
+    Part {
+        caption: "Long tasks, panics, periods and the herd",
+        width: 4,
+        joined: false,
+        asked_only: false,
+    },
+    Part {
+        caption: "Queues and pools",
+        width: 4,
+        joined: false,
+        asked_only: false,
+    },
+    Part {
+        caption: "Wheels, cost and load",
+        width: 4,
+        joined: true,
+        asked_only: false,
+    },
+    Part {
+        caption: "Futures: wakers and the driver",
+        width: usize::MAX,
+        joined: false,
+        asked_only: true,
+    },
 ];
 
 /// The matrix as Markdown tables: what the snapshot and the book hold.
@@ -118,29 +236,32 @@ const PARTS: [(&str, usize); 4] = [
 pub fn table(versions: &[Version], columns: &[Column], rows: &[Vec<Outcome>]) -> String {
     let mut out = String::new();
     let mut first: usize = 0;
-    for (p, (caption, width)) in PARTS.iter().enumerate() {
-        let last = p == PARTS.len() - 1;
-        let end = first.saturating_add(*width).min(columns.len());
-        let part = &columns[first..end];
+    for part in &PARTS {
+        let end = first.saturating_add(part.width).min(columns.len());
+        let headings = &columns[first..end];
         if !out.is_empty() {
             out += "\n";
         }
-        out += &format!("**{caption}**\n\n| version |");
-        for c in part {
+        out += &format!("**{}**\n\n| version |", part.caption);
+        for c in headings {
             out += &format!(" {} |", c.heading);
         }
-        if last {
+        if part.joined {
             out += " joined on drop |";
         }
         out += "\n|---|";
-        out += &"---|".repeat(part.len() + usize::from(last));
+        out += &"---|".repeat(headings.len() + usize::from(part.joined));
         out += "\n";
         for (v, row) in versions.iter().zip(rows) {
+            let cells = &row[first..end];
+            if part.asked_only && cells.iter().all(|o| o.verdict == Verdict::NotApplicable) {
+                continue;
+            }
             out += &format!("| `{}` |", v.name);
-            for outcome in &row[first..end] {
+            for outcome in cells {
                 out += &format!(" {} |", cell(outcome));
             }
-            if last {
+            if part.joined {
                 let joined = row.iter().all(|o| o.joined);
                 out += if joined { " yes |" } else { " **no** |" };
             }
@@ -148,12 +269,22 @@ pub fn table(versions: &[Version], columns: &[Column], rows: &[Vec<Outcome>]) ->
         }
         first = end;
     }
+    assert_eq!(first, columns.len(), "every column is in a table");
     out
 }
 
-/// The measurements behind each cell, one line each.
-pub fn details(versions: &[Version], columns: &[Column], rows: &[Vec<Outcome>]) -> String {
+/// The measurements behind each cell, one line each, and how long each
+/// wave took.
+pub fn details(
+    versions: &[Version],
+    columns: &[Column],
+    rows: &[Vec<Outcome>],
+    took: &Took,
+) -> String {
     let mut out = String::new();
+    for (wave, took) in took {
+        out += &format!("wave {wave:?}: {} ms\n", took.as_millis());
+    }
     for (v, row) in versions.iter().zip(rows) {
         for (c, outcome) in columns.iter().zip(row) {
             out += &format!("{:<44} {:<28} {}\n", v.name, c.heading, outcome.detail);

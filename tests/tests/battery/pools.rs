@@ -14,13 +14,14 @@ use std::thread;
 
 use kit::gate::Gate;
 use kit::pause::Pause;
-use kit::threads::{gone_within, unique_name};
+use kit::threads::unique_name;
 use kit::{Recorder, ms};
 use threadpool_executor::factory::NamedThreads;
 use threadpool_executor::pool::Variant;
 use threadpool_executor::queue::TaskQueue;
 use threadpool_executor::{Task, ThreadPool};
 
+use super::gone::gone_within;
 use super::scenarios::{Outcome, Verdict, quiet_deliberate_panics};
 
 /// The pool's work queue, as a row chooses it.

@@ -8,6 +8,7 @@ use super::pools::{PoolVersion, Queue};
 use super::scheduled::{self, Sched};
 use threadpool_executor::delayed_queue::Wait;
 
+use super::futures::{self, Futures};
 use super::wheels::{Kind, WheelOnPool};
 
 /// A task as the battery hands it to a timer.
@@ -45,6 +46,13 @@ pub trait Subject: Send + Sync {
     fn wakeups(&self) -> Option<u64> {
         None
     }
+    /// Whether its thread, held at its window, had chosen to wait for a
+    /// deadline (not to sleep with nothing to do): asked of the versions
+    /// whose window is on both ways (stage 8's driver); true for the
+    /// others, whose window lies on the way to a deadline only.
+    fn planned_a_deadline(&self) -> bool {
+        true
+    }
 }
 
 /// One version of the timer, in teaching order.
@@ -67,6 +75,9 @@ pub struct Version {
     /// For stage 7's wheels: which one, for the scenarios asked of wheels
     /// alone. `None` for every other version.
     pub wheel: Option<Kind>,
+    /// For stage 8's timer for futures: which version of its driver, for
+    /// the scenarios asked of it alone. `None` for every other version.
+    pub futures: Option<Futures>,
 }
 
 /// How a version stops, and its pause points on the way to blocking.
@@ -84,6 +95,10 @@ pub struct Stop {
     /// Where to hold the thread while the far task is scheduled, for the
     /// versions whose `schedule` notifies under the monitor held at `wait`.
     pub gate: Option<&'static str>,
+    /// Its cancel only sets a flag and wakes nobody: a cancel in P3's gap
+    /// then shows P2's bug (the thread waits out the deadline whatever the
+    /// moment), not the gap's own race, which needs a notify to lose.
+    pub silent_cancel: bool,
 }
 
 impl Subject for naive::busy_loop::Timer {
@@ -210,6 +225,7 @@ fn cancellable(idle: &'static str, wait: &'static str, gap: &'static str) -> Sto
         wait: Some(wait),
         gap: Some(gap),
         gate: None,
+        silent_cancel: false,
     }
 }
 
@@ -221,6 +237,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: None,
             start: |name| Box::new(naive::busy_loop::Timer::new(name).unwrap()),
             stop: Stop::default(),
@@ -230,6 +247,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((
                 "sleep-based::sleep_until: took the head, going to sleep",
                 "S1",
@@ -245,6 +263,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some(("condvar-timer::racy: took the head, not yet waiting", "C1")),
             start: |name| Box::new(condvar_timer::racy::Timer::new(name).unwrap()),
             stop: Stop {
@@ -257,6 +276,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((
                 "condvar-timer::timer_style: peeked the head, not yet waiting",
                 "C1",
@@ -272,6 +292,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((
                 "condvar-timer::something_changed: computed the wait, not yet waiting",
                 "C1",
@@ -292,6 +313,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((
                 "poison-pill::cancel_flag: took the head, not yet waiting",
                 "C1",
@@ -299,6 +321,7 @@ pub fn versions() -> Vec<Version> {
             start: |name| Box::new(poison_pill::cancel_flag::Timer::new(name).unwrap()),
             stop: Stop {
                 gate: Some("poison-pill::cancel_flag: checked the flag, about to take"),
+                silent_cancel: true,
                 ..cancellable(
                     "poison-pill::cancel_flag: checked the flag, about to take",
                     "poison-pill::cancel_flag: holding the monitor, about to wait",
@@ -311,6 +334,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((
                 "poison-pill::notify_on_cancel: took the head, not yet waiting",
                 "C1",
@@ -330,6 +354,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((
                 "poison-pill::poison_pill: peeked the head, not yet waiting",
                 "C1",
@@ -346,6 +371,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((
                 "poison-pill::disconnect: drained the channel, about to wait",
                 "C1",
@@ -362,6 +388,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((
                 "poison-pill::timer_style: peeked the head, not yet waiting",
                 "C1",
@@ -378,6 +405,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| Box::new(interrupt_cancel::interrupted_only::Timer::new(name).unwrap()),
             stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
@@ -387,6 +415,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| {
                 Box::new(interrupt_cancel::interrupted_or_dead::Timer::new(name).unwrap())
@@ -398,6 +427,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((QUEUE_WAIT, "C1")),
             start: |name| Box::new(interrupt_cancel::refuses_when_dead::Timer::new(name).unwrap()),
             stop: cancellable(QUEUE_IDLE, QUEUE_WAIT, QUEUE_WAIT),
@@ -407,6 +437,7 @@ pub fn versions() -> Vec<Version> {
             pool: None,
             scheduled: None,
             wheel: None,
+            futures: None,
             window: Some((
                 "interrupt-cancel::timer: peeked the head, not yet waiting",
                 "C1",
@@ -422,7 +453,7 @@ pub fn versions() -> Vec<Version> {
                 idle: None,
                 wait: Some("interrupt-cancel::timer: peeked the head, not yet waiting"),
                 gap: Some("interrupt-cancel::timer: peeked the head, not yet waiting"),
-                gate: None,
+                ..Stop::default()
             },
         },
         scheduled_row("threadpool-executor::scheduled, herd", HERD, |name| {
@@ -470,7 +501,30 @@ pub fn versions() -> Vec<Version> {
         wheel_row("wheel::hierarchical", Kind::Hierarchical, |name| {
             Box::new(WheelOnPool::start(Kind::Hierarchical, name))
         }),
+        futures_row(futures::RACY_POLL),
+        futures_row(futures::FIRST_WAKER_ONLY),
+        futures_row(futures::LEAKY_DROP),
+        futures_row(futures::UNPARKS_IDLE_ONLY),
+        futures_row(futures::RESET_WITHOUT_WAKE),
+        futures_row(futures::WAKE_UNDER_LOCK),
+        futures_row(futures::FIXED),
     ]
+}
+
+/// A row for one version of stage 8's driver: a timer whose drop shuts
+/// the driver down, held in S1/C1 where it has chosen how long to park
+/// (A5's window), once it has parked idle (see [`futures::start`]).
+fn futures_row(version: Futures) -> Version {
+    Version {
+        name: version.name,
+        window: Some((async_timer::PARK_WINDOW, "A5")),
+        start: version.start,
+        stop: Stop::default(),
+        pool: None,
+        scheduled: None,
+        wheel: None,
+        futures: Some(version),
+    }
 }
 
 /// A row for one of stage 7's wheels: a timer whose drop stops it, with no
@@ -485,6 +539,7 @@ fn wheel_row(name: &'static str, kind: Kind, start: fn(&str) -> Box<dyn Subject>
         pool: None,
         scheduled: None,
         wheel: Some(kind),
+        futures: None,
     }
 }
 
@@ -495,6 +550,7 @@ fn pool(name: &'static str, variant: Variant, queue: Queue) -> Version {
         pool: Some(PoolVersion { variant, queue }),
         scheduled: None,
         wheel: None,
+        futures: None,
         window: None,
         start: |_| unreachable!("a pool row has no timer: the matrix asks it pool scenarios only"),
         stop: Stop::default(),
@@ -527,5 +583,6 @@ fn scheduled_row(name: &'static str, sched: Sched, start: fn(&str) -> Box<dyn Su
         pool: None,
         scheduled: Some(sched),
         wheel: None,
+        futures: None,
     }
 }

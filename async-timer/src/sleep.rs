@@ -1,0 +1,139 @@
+//! `Sleep`: a future that is ready once its deadline has passed.
+//!
+//! Made by [`Handle::sleep`](crate::Handle::sleep) or
+//! [`Handle::sleep_until`](crate::Handle::sleep_until), it files its entry
+//! in the driver's wheel at once, so the deadline counts from the call.
+//! Polling it looks at the entry; `reset` moves it; dropping it takes the
+//! entry out of the wheel (A3).
+//!
+//! Who touches what: the fields are the `Sleep`'s own, changed only
+//! through `&mut self` by whoever owns it. The entry it points to is
+//! shared with the driver, under the entry's lock (`entry.rs`).
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use wheel::levels::Key;
+
+use crate::entry::{Entry, Status};
+use crate::error::TimerError;
+use crate::handle::Handle;
+use crate::variant::Variant;
+use crate::{first_waker_only, leaky_drop, racy_poll, reset_without_wake};
+
+/// A future that is ready at its deadline: `Ok(())`, or the error that
+/// kept it from firing (see [`TimerError`]). Polled again after that, it
+/// gives the same answer.
+///
+/// Executor-agnostic: it knows nothing of the task polling it but the
+/// task's [`Waker`](std::task::Waker), which the driver calls when the
+/// deadline comes.
+#[must_use = "a Sleep does nothing unless polled or awaited"]
+pub struct Sleep {
+    pub(crate) handle: Handle,
+    pub(crate) deadline: Instant,
+    /// Shared with the driver while it waits in the wheel.
+    pub(crate) entry: Arc<Entry>,
+    /// The entry's place in the wheel, to take it out in O(1); `None`
+    /// once it has fired (or was never filed: due at once, or refused).
+    pub(crate) key: Option<Key>,
+}
+
+impl Sleep {
+    /// A `Sleep` with a waiting entry that is not in the wheel yet.
+    pub(crate) fn unregistered(handle: Handle, deadline: Instant) -> Sleep {
+        Sleep {
+            handle,
+            deadline,
+            entry: Arc::new(Entry::new(None)),
+            key: None,
+        }
+    }
+
+    /// Ends this `Sleep` with `error` before it was ever filed.
+    pub(crate) fn refuse(&mut self, error: TimerError) {
+        drop(self.entry.complete(Status::Failed(error)));
+    }
+
+    /// The instant this `Sleep` is ready at; for a delay too long for an
+    /// `Instant` to hold, the instant it was made (it is refused anyway).
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// Whether it has fired, or failed: the next poll is ready.
+    pub fn is_elapsed(&self) -> bool {
+        self.entry.status() != Status::Waiting
+    }
+
+    // ANCHOR: reset
+    /// Moves the deadline to `deadline`, fired or not. A deadline already
+    /// past fires at once, and wakes the task that polled it (A6); one due
+    /// sooner than the driver's plan wakes the driver (A5).
+    pub fn reset(&mut self, deadline: Instant) {
+        if self.handle.shared.variant == Variant::ResetWithoutWake {
+            return reset_without_wake::reset(self, deadline);
+        }
+        let waker = self.unfile();
+        self.deadline = deadline;
+        self.entry = Arc::new(Entry::new(waker));
+        self.key = self.handle.register(deadline, &self.entry);
+    }
+    // ANCHOR_END: reset
+
+    /// Takes the entry out of the wheel if it is still there, and its
+    /// waker out of it: a reset moves the waker to a new entry. If the
+    /// driver took the entry first, it fires it: at worst the task is
+    /// woken once for nothing, and polls the new entry.
+    pub(crate) fn unfile(&mut self) -> Option<std::task::Waker> {
+        if let Some(key) = self.key.take() {
+            self.handle.deregister(key);
+        }
+        self.entry.take_waker()
+    }
+}
+
+impl Future for Sleep {
+    type Output = Result<(), TimerError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let waker = cx.waker();
+        let polled = match this.handle.shared.variant {
+            Variant::RacyPoll => racy_poll::poll(&this.entry, waker),
+            Variant::FirstWakerOnly => first_waker_only::poll(&this.entry, waker),
+            _ => this.entry.poll(waker),
+        };
+        if polled.is_ready() {
+            // Fired or failed: out of the wheel (or never in it).
+            this.key = None;
+        }
+        polled
+    }
+}
+
+// ANCHOR: drop
+impl Drop for Sleep {
+    /// Takes the entry out of the wheel by key, in O(1): a timeout whose
+    /// future won leaves nothing behind (A3).
+    fn drop(&mut self) {
+        if self.handle.shared.variant == Variant::LeakyDrop {
+            return leaky_drop::drop_sleep(self);
+        }
+        if let Some(key) = self.key.take() {
+            self.handle.deregister(key);
+        }
+    }
+}
+// ANCHOR_END: drop
+
+impl std::fmt::Debug for Sleep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sleep")
+            .field("deadline", &self.deadline)
+            .field("elapsed", &self.is_elapsed())
+            .finish_non_exhaustive()
+    }
+}
