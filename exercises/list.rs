@@ -1,35 +1,131 @@
 // The exercises, one row each. This file is read by two programs: the build
-// script of this crate (which decides whose file each module is) and
+// script of this crate (which decides whose file each module or test is) and
 // `cargo xtask exercise` (which lists, starts, checks and resets them).
-// Adding an exercise is one row here, a skeleton in `skeletons/<name>.rs`,
-// hints in `hints/<name>.md` and a check in `tests/<name>.rs`.
+//
+// A fix-it exercise is a row here, a skeleton in `skeletons/<name>.rs`,
+// hints in `hints/<name>.md` and a check in `tests/<name>.rs` (with its
+// `[[test]]` in Cargo.toml). A catch-it exercise is a row, a skeleton
+// test, hints, a reference test in `references/<name>.rs`, wrong tests in
+// `wrong/<name>/` and the two versions behind one API in `src/catch/` (see
+// `book/src/exercises.md`, "Adding a catch-it exercise"). A find-it
+// exercise is a row and one file, `find/<name>.rs`: the scheduler, its
+// mended version, the API, the skeleton, the reference test and the wrong
+// tests, as modules; hints in `hints/<name>.md` if it has any ("Adding a
+// find-it"). A model-it exercise lives in `models/`, the `exercise-models`
+// crate, and `cargo xtask model-check` grades it.
+
+/// What the student writes, and how it is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// The build script reads no variant but `Fix`.
+#[allow(dead_code)]
+pub enum Kind {
+    /// Fix it: the code, from a skeleton with the fix taken out; the
+    /// stage's correctness check judges it.
+    Fix,
+    /// Catch it: a test that catches a named bug; it must fail on the buggy
+    /// version and pass on the fixed one, every time.
+    Catch,
+    /// Model it: a loom model that finds the bug and passes the fix
+    /// (`exercises/models/`, graded by `cargo xtask model-check`).
+    Model,
+    /// Find it: a test that catches a bug the exercise does not name;
+    /// judged as a catch-it is.
+    Find,
+}
 
 /// One exercise.
 // Each of the two programs reads only some of the fields.
 #[allow(dead_code)]
 pub struct Exercise {
-    /// Its name: the module, the skeleton's file name, the check's test
-    /// target (`c4_one_lock`). It starts with the ID of the bug it fixes.
+    /// What the student writes.
+    pub kind: Kind,
+    /// Its name: the module or test module, the skeleton's file name, a
+    /// fix-it's check (`c4_one_lock`). It starts with the ID, and for any
+    /// kind but fix it, the kind's word: `c1_catch_lost_wakeup`.
     pub name: &'static str,
     /// The catalogue ID the exercise is about (`C4`).
     pub id: &'static str,
-    /// The ID the check names in red until the exercise is done: the bug
-    /// the exercise removes (C4's check shows C1, the lost wake-up).
+    /// The ID the check names in red until the exercise is done: for a fix
+    /// it, the bug the exercise removes (C4's check shows C1, the lost
+    /// wake-up); for a catch it, the bug the test must catch.
     pub shows: &'static str,
     /// A short name for the task.
     pub title: &'static str,
     /// The chapter that teaches it, in `book/src/`.
     pub chapter: &'static str,
-    /// The stage's fixed version, as a module path: in solution mode the
-    /// exercise's module re-exports it.
+    /// Fix it: the stage's fixed version, as a module path (in solution
+    /// mode the exercise's module re-exports it). Catch it: the module
+    /// the student's test uses, the two versions behind one API
+    /// (`exercises::catch::c1`). Find it: none (the test uses `super::`,
+    /// its file).
     pub solution: &'static str,
-    /// The file that holds the solution, from the workspace root.
+    /// The file `exercise solution` prints, from the workspace root: the
+    /// stage's fixed version, or a catch-it's reference test; a find-it's
+    /// one file (`solution` prints its module `reference`).
     pub solution_file: &'static str,
-    /// The solution's pause points where the check holds the timer thread,
-    /// as the constants the skeleton declares (`WINDOW`, ...); none if the
-    /// check holds no thread.
+    /// Fix it: the solution's pause points where the check holds the timer
+    /// thread, as the constants the skeleton declares (`WINDOW`, ...); none
+    /// if the check holds no thread. Other kinds: none.
     pub solution_points: &'static [(&'static str, &'static str)],
+    /// Catch it: the buggy and the fixed version behind the API, as files
+    /// from the workspace root. Fix it, find it: none (a find-it holds
+    /// both).
+    pub versions: Option<(&'static str, &'static str)>,
+    /// Mistakes students are known to make here, and what the check says
+    /// when it finds one in a file that fails.
+    pub mistakes: &'static [Mistake],
+    /// Catch it, find it: whether the bug is a race, which a test must
+    /// force by holding a thread at a pause point (the exercise's
+    /// `WINDOW`). False for a bug with no race in it (N1's busy wait, I6's
+    /// dead timer): a test catches it by measuring, or by waiting for what
+    /// must happen, and the check asks for no thread held. Fix it: unread.
+    pub forced: bool,
 }
+
+/// A mistake a check recognises in a student's file.
+#[allow(dead_code)]
+pub struct Mistake {
+    /// What one statement of the file holds (the text between two `;`,
+    /// comments and spaces taken out), every piece of it: `["let_=",
+    /// "block_on("]` finds `let _ = token.block_on(waker)?;`.
+    pub holds: &'static [&'static str],
+    /// What the check says, naming the mistake.
+    pub says: &'static str,
+}
+
+/// The fields a fix-it row leaves as they are.
+const FIX: Exercise = Exercise {
+    kind: Kind::Fix,
+    name: "",
+    id: "",
+    shows: "",
+    title: "",
+    chapter: "",
+    solution: "",
+    solution_file: "",
+    solution_points: &[],
+    versions: None,
+    mistakes: &[],
+    forced: true,
+};
+
+/// What every catch-it's check says when a student's test arms kit's own
+/// pause instead of the exercise's.
+const KIT_PAUSE: Mistake = Mistake {
+    holds: &["kit::pause::"],
+    says: "it arms `kit::pause::Pause`, whose points are named after one version's file. \
+           Arm the exercise's `Pause` with `WINDOW` (both come from the exercise's module): \
+           it holds the thread at the same place whichever version runs.",
+};
+
+/// What a find-it's check says when a student's test arms kit's own pause:
+/// the check then cannot see the thread held.
+const FIND_KIT_PAUSE: Mistake = Mistake {
+    holds: &["kit::pause::"],
+    says: "it arms `kit::pause::Pause`. Arm the exercise's `Pause` (`use super::Pause`) with \
+           one of the scheduler's points (`super::AFTER_LOOK`, ...): the check then knows \
+           the thread was held, and where.",
+};
 
 /// Every exercise, in teaching order.
 pub const EXERCISES: &[Exercise] = &[
@@ -41,7 +137,32 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch01-naive.md",
         solution: "sleep_based::sleep_until",
         solution_file: "sleep-based/src/sleep_until.rs",
-        solution_points: &[],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Catch,
+        name: "n1_catch_busy_wait",
+        id: "N1",
+        shows: "N1",
+        title: "a test that catches the timer burning a core",
+        chapter: "ch01-naive.md",
+        solution: "exercises::catch::n1",
+        solution_file: "exercises/references/n1_catch_busy_wait.rs",
+        versions: Some(("naive/src/busy_loop.rs", "sleep-based/src/sleep_until.rs")),
+        // A busy wait is no race: its test measures, and holds no thread.
+        forced: false,
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Find,
+        name: "f1_find_inbox_timer",
+        id: "F1",
+        shows: "F1",
+        title: "find the bug in a timer that waits on its inbox",
+        chapter: "ch01-naive.md",
+        solution_file: "exercises/find/f1_find_inbox_timer.rs",
+        mistakes: &[FIND_KIT_PAUSE],
+        ..FIX
     },
     Exercise {
         name: "s1_notice_earlier_task",
@@ -55,6 +176,23 @@ pub const EXERCISES: &[Exercise] = &[
             "WINDOW",
             "condvar-timer::timer_style: peeked the head, not yet waiting",
         )],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Catch,
+        name: "s1_catch_missed_task",
+        id: "S1",
+        shows: "S1",
+        title: "a test that catches the sleeper missing an earlier task",
+        chapter: "ch02-sleep-based.md",
+        solution: "exercises::catch::s1",
+        solution_file: "exercises/references/s1_catch_missed_task.rs",
+        versions: Some((
+            "sleep-based/src/sleep_until.rs",
+            "condvar-timer/src/timer_style.rs",
+        )),
+        mistakes: &[KIT_PAUSE],
+        ..FIX
     },
     Exercise {
         name: "c4_one_lock",
@@ -68,6 +206,38 @@ pub const EXERCISES: &[Exercise] = &[
             "WINDOW",
             "condvar-timer::timer_style: peeked the head, not yet waiting",
         )],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Catch,
+        name: "c1_catch_lost_wakeup",
+        id: "C1",
+        shows: "C1",
+        title: "a test that catches the lost wake-up",
+        chapter: "ch03-lost-wakeup.md",
+        solution: "exercises::catch::c1",
+        solution_file: "exercises/references/c1_catch_lost_wakeup.rs",
+        versions: Some((
+            "condvar-timer/src/racy.rs",
+            "condvar-timer/src/timer_style.rs",
+        )),
+        mistakes: &[KIT_PAUSE],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Model,
+        name: "c1_model_lost_wakeup",
+        id: "C1",
+        shows: "C1",
+        title: "a loom model that finds the lost wake-up",
+        chapter: "ch03-lost-wakeup.md",
+        solution: "exercise_models::c1",
+        solution_file: "exercises/models/references/c1_model_lost_wakeup.rs",
+        versions: Some((
+            "condvar-timer/src/racy.rs",
+            "condvar-timer/src/timer_style.rs",
+        )),
+        ..FIX
     },
     Exercise {
         name: "c5_semaphore",
@@ -77,7 +247,18 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch03b-something-changed.md",
         solution: "condvar_timer::semaphore",
         solution_file: "condvar-timer/src/semaphore.rs",
-        solution_points: &[],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Find,
+        name: "f2_find_debouncer",
+        id: "F2",
+        shows: "F2",
+        title: "find the bug in a debouncer",
+        chapter: "ch03b-something-changed.md",
+        solution_file: "exercises/find/f2_find_debouncer.rs",
+        mistakes: &[FIND_KIT_PAUSE],
+        ..FIX
     },
     Exercise {
         name: "p4_poison_pill",
@@ -88,9 +269,47 @@ pub const EXERCISES: &[Exercise] = &[
         solution: "poison_pill::disconnect",
         solution_file: "poison-pill/src/disconnect.rs",
         solution_points: &[
-            ("IDLE", "poison-pill::disconnect: heap empty, about to receive"),
-            ("WAIT", "poison-pill::disconnect: drained the channel, about to wait"),
+            (
+                "IDLE",
+                "poison-pill::disconnect: heap empty, about to receive",
+            ),
+            (
+                "WAIT",
+                "poison-pill::disconnect: drained the channel, about to wait",
+            ),
         ],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Catch,
+        name: "p3_catch_cancel_race",
+        id: "P3",
+        shows: "P3",
+        title: "a test that catches the cancel nobody hears",
+        chapter: "ch04-poison-pill.md",
+        solution: "exercises::catch::p3",
+        solution_file: "exercises/references/p3_catch_cancel_race.rs",
+        versions: Some((
+            "poison-pill/src/notify_on_cancel.rs",
+            "poison-pill/src/poison_pill.rs",
+        )),
+        mistakes: &[KIT_PAUSE],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Model,
+        name: "p3_model_cancel_notify_race",
+        id: "P3",
+        shows: "P3",
+        title: "a loom model that finds the cancel nobody hears",
+        chapter: "ch04-poison-pill.md",
+        solution: "exercise_models::p3",
+        solution_file: "exercises/models/references/p3_model_cancel_notify_race.rs",
+        versions: Some((
+            "poison-pill/src/notify_on_cancel.rs",
+            "poison-pill/src/poison_pill.rs",
+        )),
+        ..FIX
     },
     Exercise {
         name: "i1_interruptible_take",
@@ -110,6 +329,44 @@ pub const EXERCISES: &[Exercise] = &[
                 "interrupt-cancel::interruptible_queue: head not due, not yet waiting",
             ),
         ],
+        mistakes: &[Mistake {
+            holds: &["let_=", "block_on("],
+            says: "`let _ = token.block_on(..)` drops what `block_on` returns at the end of \
+                   that statement: `let _` binds nothing, so the `Blocked` guard goes at once, \
+                   and the waker it registered goes with it. The interrupt then finds no waker \
+                   to call, and `take` sleeps on as if nothing had been registered. Keep the \
+                   guard until `take` returns: `let _blocked = token.block_on(..)?;`.",
+        }],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Catch,
+        name: "i6_catch_dead_timer",
+        id: "I6",
+        shows: "I6",
+        title: "a test that catches the dead timer that still takes work",
+        chapter: "ch05-interrupt-cancel.md",
+        solution: "exercises::catch::i6",
+        solution_file: "exercises/references/i6_catch_dead_timer.rs",
+        versions: Some((
+            "interrupt-cancel/src/interrupted_only.rs",
+            "interrupt-cancel/src/timer.rs",
+        )),
+        // A thread killed by a panic is no race: its test waits for what
+        // must happen, and holds no thread.
+        forced: false,
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Find,
+        name: "f3_find_lease_renewer",
+        id: "F3",
+        shows: "F3",
+        title: "find the bug in a lease renewer",
+        chapter: "ch05-interrupt-cancel.md",
+        solution_file: "exercises/find/f3_find_lease_renewer.rs",
+        mistakes: &[FIND_KIT_PAUSE],
+        ..FIX
     },
     Exercise {
         name: "t7_recheck",
@@ -123,6 +380,38 @@ pub const EXERCISES: &[Exercise] = &[
             "WINDOW",
             "threadpool-executor::pool: saw the pool running, not yet queued",
         )],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Catch,
+        name: "t7_catch_shutdown_race",
+        id: "T7",
+        shows: "T7",
+        title: "a test that catches the task stranded by shutdown",
+        chapter: "ch06-threadpool-executor.md",
+        solution: "exercises::catch::t7",
+        solution_file: "exercises/references/t7_catch_shutdown_race.rs",
+        versions: Some((
+            "threadpool-executor/src/no_recheck.rs",
+            "threadpool-executor/src/pool.rs",
+        )),
+        mistakes: &[KIT_PAUSE],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Model,
+        name: "t7_model_execute_shutdown_race",
+        id: "T7",
+        shows: "T7",
+        title: "a loom model that finds the stranded task",
+        chapter: "ch06-threadpool-executor.md",
+        solution: "exercise_models::t7",
+        solution_file: "exercises/models/references/t7_model_execute_shutdown_race.rs",
+        versions: Some((
+            "threadpool-executor/src/no_recheck.rs",
+            "threadpool-executor/src/pool.rs",
+        )),
+        ..FIX
     },
     Exercise {
         name: "t10_leader_follower",
@@ -136,6 +425,35 @@ pub const EXERCISES: &[Exercise] = &[
             "TOOK",
             "threadpool-executor::delayed_queue: took an item, leadership handed on",
         )],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Catch,
+        name: "t11_catch_run_twice",
+        id: "T11",
+        shows: "T11",
+        title: "a test that catches a task's job run twice",
+        chapter: "ch06b-scheduled-pool.md",
+        solution: "exercises::catch::t11",
+        solution_file: "exercises/references/t11_catch_run_twice.rs",
+        // The buggy version is the exercise's own: the stage has none.
+        versions: Some((
+            "exercises/src/catch/t11.rs",
+            "threadpool-executor/src/future.rs",
+        )),
+        mistakes: &[KIT_PAUSE],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Find,
+        name: "f4_find_retry_timer",
+        id: "F4",
+        shows: "F4",
+        title: "find the bug in a retry timer on a pool",
+        chapter: "ch06b-scheduled-pool.md",
+        solution_file: "exercises/find/f4_find_retry_timer.rs",
+        mistakes: &[FIND_KIT_PAUSE],
+        ..FIX
     },
     Exercise {
         name: "w7_single_owner_wheel",
@@ -146,5 +464,44 @@ pub const EXERCISES: &[Exercise] = &[
         solution: "crate::solutions::w7_single_owner_wheel",
         solution_file: "wheel/src/hashed.rs",
         solution_points: &[("WINDOW", "wheel::hashed: deadline computed, not yet sent")],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Catch,
+        name: "w2_catch_cursor_race",
+        id: "W2",
+        shows: "W2",
+        title: "a test that catches the task that misses its slot",
+        chapter: "ch07-wheel.md",
+        solution: "exercises::catch::w2",
+        solution_file: "exercises/references/w2_catch_cursor_race.rs",
+        versions: Some(("wheel/src/lockfree.rs", "wheel/src/hashed.rs")),
+        mistakes: &[KIT_PAUSE],
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Model,
+        name: "w5_model_publication_race",
+        id: "W5",
+        shows: "W5",
+        title: "a loom model that finds the stale read",
+        chapter: "ch07-wheel.md",
+        solution: "exercise_models::w5",
+        solution_file: "exercises/models/references/w5_model_publication_race.rs",
+        versions: Some(("wheel/src/ring.rs", "wheel/src/ring.rs")),
+        ..FIX
+    },
+    Exercise {
+        kind: Kind::Catch,
+        name: "a1_catch_lost_waker",
+        id: "A1",
+        shows: "A1",
+        title: "a test that catches the waker lost as the driver fires",
+        chapter: "ch09-async-timer.md",
+        solution: "exercises::catch::a1",
+        solution_file: "exercises/references/a1_catch_lost_waker.rs",
+        versions: Some(("async-timer/src/racy_poll.rs", "async-timer/src/entry.rs")),
+        mistakes: &[KIT_PAUSE],
+        ..FIX
     },
 ];

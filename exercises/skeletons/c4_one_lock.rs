@@ -1,10 +1,11 @@
 //! Exercise C4: close the lost wake-up with one lock.
 //!
-//! This is chapter 3's racy timer, cut down: the queue has its own lock, and
-//! the thread waits on a second one, the monitor. It looks at the head under
-//! the queue's lock, lets go, and only then takes the monitor and waits. A
-//! client that inserts an earlier task and notifies in between reaches
-//! nobody, and the thread waits the full time for the later task (C1).
+//! This is the racy timer of *A timer that loses a wake-up*, cut down: the
+//! queue has its own lock, and the thread waits on a second one, the monitor.
+//! It looks at the head under the queue's lock, lets go, and only then takes
+//! the monitor and waits. A client that inserts an earlier task and notifies
+//! in between reaches nobody, and the thread waits the full time for the
+//! later task (C1).
 //!
 //! Your job: make it impossible for a client to slip in between the look and
 //! the wait, as java.util.Timer does. Keep the public API (`Timer::new`,

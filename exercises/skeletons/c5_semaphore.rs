@@ -1,9 +1,10 @@
 //! Exercise C5: a semaphore that remembers a notify.
 //!
-//! The TimerQueue of chapter 3b wakes its thread through a counting
-//! semaphore: `notify` leaves a permit, `wait` takes one. This skeleton is
-//! only a mutex and a condition variable, and a condition variable forgets a
-//! notify that finds nobody waiting: a `notify` before the `wait` is lost.
+//! The TimerQueue of *Two ways to never lose one* wakes its thread through a
+//! counting semaphore: `notify` leaves a permit, `wait` takes one. This
+//! skeleton is only a mutex and a condition variable, and a condition
+//! variable forgets a notify that finds nobody waiting: a `notify` before the
+//! `wait` is lost.
 //!
 //! Your job: make `notify` leave something behind that a later `wait` finds,
 //! one permit per notify. Keep the public API as it is: the check uses it.

@@ -1,9 +1,9 @@
 //! Exercise I1: a `take` an interrupt can end.
 //!
-//! Chapter 5's delay queue, with the interrupt handled the naive way: `take`
-//! checks the caller's token once, at the start, and then blocks. An
-//! interrupt raised while it waits on an empty queue, or for a far
-//! deadline, reaches nobody: stage 4's P1 and P2, back again.
+//! The delay queue of *A timer you can interrupt*, with the interrupt handled
+//! the naive way: `take` checks the caller's token once, at the start, and
+//! then blocks. An interrupt raised while it waits on an empty queue, or for
+//! a far deadline, reaches nobody: stage 4's P1 and P2, back again.
 //!
 //! Your job: make `take` return `Err(Interrupted)` whenever the caller's
 //! interrupt is raised, before the call or while it waits, and lose none,
@@ -120,8 +120,8 @@ impl<T: Send + 'static> InterruptibleQueue<T> {
         // interrupt raised while the thread waits below wakes nobody, and
         // nothing here looks at the token again. The token can knock:
         // `InterruptToken::block_on` registers a `Wake` that `interrupt`
-        // calls after it raises the flag (chapter 5, "A flag and a
-        // registered waker").
+        // calls after it raises the flag (*A timer you can interrupt*, "A
+        // flag and a registered waker").
         token.check()?;
         let mut state = self.shared.state.lock();
         loop {

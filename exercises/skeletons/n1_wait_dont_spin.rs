@@ -1,10 +1,10 @@
 //! Exercise N1: make the busy loop wait instead of spin.
 //!
-//! This is chapter 1's timer, on the monotonic clock: `schedule` sends a
-//! task and its deadline down a channel; the timer thread takes each entry,
-//! runs it if it is due, and otherwise puts it back and takes again. With one
-//! task pending and not yet due, that loop never blocks: it burns a core
-//! (N1).
+//! This is the timer of *A timer that burns a core*, on the monotonic clock:
+//! `schedule` sends a task and its deadline down a channel; the timer thread
+//! takes each entry, runs it if it is due, and otherwise puts it back and
+//! takes again. With one task pending and not yet due, that loop never
+//! blocks: it burns a core (N1).
 //!
 //! Your job: make the thread *wait* while no task is due, and still run every
 //! task on time. Keep the public API (`Timer::new`, `schedule`, and the drop

@@ -1,11 +1,11 @@
 //! Exercise P4: a cancel the thread cannot miss.
 //!
-//! Chapter 4's timer, fed by a channel: clients send tasks, and the timer
-//! thread keeps them in a heap of its own and blocks on the channel, in
-//! `recv` when it has nothing, in `recv_deadline` until its earliest task is
-//! due. `cancel` sets a flag that the thread reads at the top of its loop:
-//! blocked on an empty channel it never reads it (P1), and waiting for a far
-//! task it reads it only at that task's deadline (P2).
+//! The timer of *A timer that will not stop*, fed by a channel: clients send
+//! tasks, and the timer thread keeps them in a heap of its own and blocks on
+//! the channel, in `recv` when it has nothing, in `recv_deadline` until its
+//! earliest task is due. `cancel` sets a flag that the thread reads at the
+//! top of its loop: blocked on an empty channel it never reads it (P1), and
+//! waiting for a far task it reads it only at that task's deadline (P2).
 //!
 //! Your job: make `cancel` reach the thread wherever it blocks, so the thread
 //! ends at once and no queued task runs. Keep the public API (`Timer::new`,

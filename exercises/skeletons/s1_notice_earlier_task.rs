@@ -1,9 +1,9 @@
 //! Exercise S1: make the sleeping timer notice an earlier task.
 //!
-//! This is chapter 2's timer, reshaped a little: the thread looks at the
-//! earliest task under the queue's lock, and if it is not due yet, lets go
-//! of the lock and sleeps until it is. A task scheduled meanwhile, due
-//! sooner, waits for that sleep to end (S1).
+//! This is the timer of *A timer that oversleeps*, reshaped a little: the
+//! thread looks at the earliest task under the queue's lock, and if it is not
+//! due yet, lets go of the lock and sleeps until it is. A task scheduled
+//! meanwhile, due sooner, waits for that sleep to end (S1).
 //!
 //! Your job: make that wait one that `schedule` can cut short, so an earlier
 //! task runs on time. Keep the public API (`Timer::new`, `schedule`, the

@@ -1,10 +1,11 @@
 //! Exercise T7: a task that `shutdown` can strand.
 //!
-//! Chapter 6's pool, cut down to one worker and an unbounded queue. `execute`
-//! looks at the pool's state, and if it is running, queues the task. Between
-//! the look and the queueing, `shutdown` can run to its end: the worker finds
-//! the queue empty, leaves, and the pool terminates. Then the task goes into
-//! the queue of a pool with no worker left: never run, never rejected (T7).
+//! The pool of *A pool of workers*, cut down to one worker and an unbounded
+//! queue. `execute` looks at the pool's state, and if it is running, queues
+//! the task. Between the look and the queueing, `shutdown` can run to its
+//! end: the worker finds the queue empty, leaves, and the pool terminates.
+//! Then the task goes into the queue of a pool with no worker left: never
+//! run, never rejected (T7).
 //!
 //! Your job: make sure that a task `execute` accepted (returned `Ok` for) is
 //! run, and that a task it cannot run is handed back in the error. Keep the

@@ -1,7 +1,7 @@
-//! The check of exercise C4: chapter 3's lost wake-up, forced. The timer
-//! thread is held between looking at a far task and waiting for it while a
-//! client schedules a task due sooner; with one lock for the queue and the
-//! wait, that task runs on time.
+//! The check of exercise C4: the lost wake-up of *A timer that loses a
+//! wake-up*, forced. The timer thread is held between looking at a far task
+//! and waiting for it while a client schedules a task due sooner; with one
+//! lock for the queue and the wait, that task runs on time.
 //!
 //! `cargo xtask exercise check c4` runs it against your file.
 
