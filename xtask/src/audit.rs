@@ -21,6 +21,16 @@
 //! On the 2-core machine this was written on, one run of all 54 takes
 //! about 30 s under load: CI runs 2 (`ci.rs`), and `cargo xtask audit 20`
 //! (about 10 minutes) is the long run.
+//!
+//! `cargo xtask audit --whole [N]` asks the other half of the promise: no
+//! test fails because the machine is busy. For each stage crate (a
+//! package whose description starts "Stage N:"), it runs the
+//! stage's whole default test run N times (20 unless told), beside the
+//! same busy threads: every test executable of the stage one after the
+//! other, each running its tests side by side as `cargo test -p <stage>`
+//! does (the doc tests left out: they print, they do not time). A table
+//! gives each stage's runs and failed runs, then every failing test with
+//! its first lines. CI runs it once per stage (`ci.rs`).
 
 use crate::cargo::{self, TestExe};
 use crate::cmd::{Result, banner, secs};
@@ -167,6 +177,180 @@ pub fn run(runs: usize) -> Result {
     ))
 }
 
+/// How long one test executable's whole default run may take under load
+/// before it counts as hung: the longest takes about 15 s at rest.
+const WHOLE_LIMIT: Duration = Duration::from_secs(300);
+
+/// One stage's whole default runs.
+struct Stage {
+    name: String,
+    /// Its test executables, indices into the built ones, in build order.
+    exes: Vec<usize>,
+    failed: usize,
+    /// Each failing test (or executable, if it died before naming one),
+    /// with the run it failed in and its first lines.
+    failures: Vec<(usize, String, String)>,
+    took: Duration,
+}
+
+/// `cargo xtask audit --whole N`: every stage's whole default test run (or
+/// only the stages whose names contain `only`), N times, under load; fails
+/// naming every test that failed even once. Returns the table's summary
+/// line.
+pub fn whole(runs: usize, only: Option<&str>) -> Result<String> {
+    banner(&format!(
+        "whole-run audit: every stage's default tests, {runs} time(s), every core loaded"
+    ));
+    let (_, exes) = ftf::test_exes()?;
+    let mut stages: Vec<Stage> = stage_names()?
+        .into_iter()
+        .filter(|name| only.is_none_or(|only| name.contains(only)))
+        .map(|name| Stage {
+            exes: (0..exes.len())
+                .filter(|&i| exes[i].package == name)
+                .collect(),
+            name,
+            failed: 0,
+            failures: Vec::new(),
+            took: Duration::ZERO,
+        })
+        .filter(|s| !s.exes.is_empty())
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    println!(
+        "{} stage(s), {runs} whole run(s) each, one stage at a time, beside {cores} busy \
+         thread(s)",
+        stages.len()
+    );
+    println!();
+    println!(
+        "  {:<20} {:>4} {:>6} {:>8} {:>8}  failing tests",
+        "stage", "runs", "failed", "time", "per run"
+    );
+    let start = Instant::now();
+    under_load(cores, || {
+        for stage in &mut stages {
+            let t0 = Instant::now();
+            for k in 1..=runs {
+                let mut failed = false;
+                for &i in &stage.exes {
+                    for (name, lines) in whole_run(&exes[i]) {
+                        failed = true;
+                        stage.failures.push((k, name, lines));
+                    }
+                }
+                stage.failed += usize::from(failed);
+            }
+            stage.took = t0.elapsed();
+            println!("{}", stage_row(stage, runs));
+        }
+    });
+    let took = start.elapsed();
+    for stage in &stages {
+        for (k, name, lines) in &stage.failures {
+            println!();
+            println!("FAILED in run {k} of {runs}: {name}");
+            for line in lines.lines() {
+                println!("    {line}");
+            }
+        }
+    }
+    let failed: usize = stages.iter().map(|s| s.failed).sum();
+    let summary = format!(
+        "{} stage(s), {runs} whole run(s) each, under load on {cores} core(s), in {}; \
+         {failed} run(s) failed",
+        stages.len(),
+        secs(took)
+    );
+    println!();
+    println!("whole-run audit: {summary}");
+    if failed == 0 {
+        return Ok(summary);
+    }
+    let mut names: Vec<&str> = stages
+        .iter()
+        .flat_map(|s| s.failures.iter().map(|(_, name, _)| name.as_str()))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    Err(format!(
+        "the whole-run audit found {failed} failed run(s) under load; failing:\n  {}",
+        names.join("\n  ")
+    ))
+}
+
+/// The stage crates, in teaching order: the workspace packages whose
+/// description starts "Stage N:".
+fn stage_names() -> Result<Vec<String>> {
+    Ok(cargo::workspace()?
+        .into_iter()
+        .filter(|p| {
+            std::fs::read_to_string(p.dir.join("Cargo.toml")).is_ok_and(|text| {
+                text.lines()
+                    .any(|l| l.replace(' ', "").starts_with("description=\"Stage"))
+            })
+        })
+        .map(|p| p.name)
+        .collect())
+}
+
+/// One default run of one test executable (its tests side by side, as
+/// `cargo test` runs them): each failing test with its first lines; the
+/// executable itself if it failed without naming a test (killed, hung).
+fn whole_run(exe: &TestExe) -> Vec<(String, String)> {
+    let run = match exe.cmd(&[]).capture(WHOLE_LIMIT) {
+        Ok(run) => run,
+        Err(e) => return vec![(exe.selector(), e)],
+    };
+    if run.passed() {
+        return Vec::new();
+    }
+    let failing = failing_tests(&run.output);
+    if failing.is_empty() {
+        let last = ftf::last_lines(&run.output, SHOWN_LINES);
+        return vec![(exe.selector(), format!("{}: {last}", run.how()))];
+    }
+    failing
+        .into_iter()
+        .map(|name| {
+            let lines = first_lines(&run.output, &name, SHOWN_LINES).join("\n");
+            (who(exe, &name), lines)
+        })
+        .collect()
+}
+
+/// The tests the harness reported as failed (`test name ... FAILED`).
+fn failing_tests(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter_map(|l| l.strip_prefix("test ")?.strip_suffix(" ... FAILED"))
+        .map(String::from)
+        .collect()
+}
+
+/// One row of the whole-run table.
+fn stage_row(stage: &Stage, runs: usize) -> String {
+    let mut failing: Vec<&str> = stage
+        .failures
+        .iter()
+        .map(|(_, name, _)| name.rsplit(' ').next().unwrap_or(name))
+        .collect();
+    failing.sort_unstable();
+    failing.dedup();
+    format!(
+        "  {:<20} {runs:>4} {:>6} {:>8} {:>8}  {}",
+        stage.name,
+        stage.failed,
+        secs(stage.took),
+        secs(stage.took / runs as u32),
+        if failing.is_empty() {
+            "-".to_string()
+        } else {
+            failing.join(", ")
+        }
+    )
+}
+
 fn tally(exe: usize, name: String, expect: Expect) -> Tally {
     Tally {
         exe,
@@ -219,8 +403,8 @@ fn once(exe: &TestExe, name: &str, expect: Expect) -> (bool, Option<String>) {
 
 /// Runs `work` with one busy thread per core spinning beside it. Every busy
 /// thread is told to stop and joined before this returns, also if `work`
-/// panics.
-fn under_load<T>(cores: usize, work: impl FnOnce() -> T) -> T {
+/// panics. The exercises' grader runs part of a test's runs under it.
+pub(crate) fn under_load<T>(cores: usize, work: impl FnOnce() -> T) -> T {
     /// Raises the flag when dropped: at the end of `work`, or on its unwind.
     struct StopOnDrop<'a>(&'a AtomicBool);
     impl Drop for StopOnDrop<'_> {
@@ -257,6 +441,28 @@ fn list(runs: &[usize]) -> String {
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn failing_tests_are_read_from_the_harness_output() {
+        let output = "running 3 tests\n\
+                      test a::ok ... ok\n\
+                      test w3_fixed ... FAILED\n\
+                      test t10_herd ... FAILED\n\
+                      \nfailures:\n";
+        assert_eq!(failing_tests(output), ["w3_fixed", "t10_herd"]);
+        assert!(failing_tests("test x ... ok\n").is_empty());
+    }
+
+    #[test]
+    fn the_stages_in_teaching_order() {
+        let stages = stage_names().unwrap();
+        assert_eq!(stages.first().map(String::as_str), Some("naive"));
+        assert!(stages.iter().any(|s| s == "wheel"), "{stages:?}");
+        assert!(
+            !stages.iter().any(|s| s == "kit" || s == "progression"),
+            "{stages:?}"
+        );
+    }
 
     #[test]
     fn busy_threads_stop_and_join_even_if_the_work_panics() {

@@ -42,7 +42,22 @@ const LINKCHECK_OPTIONAL: (&str, &str) = ("MDBOOK_OUTPUT__LINKCHECK2__OPTIONAL",
 /// checker is marked optional for this run ([`LINKCHECK_OPTIONAL`]), and
 /// mdBook skips it with a warning when it is not installed (and runs it
 /// when it is). `cargo xtask book` installs it and fails on a broken link.
+///
+/// In an unpacked classroom bundle, on a machine without mdBook (a lab with
+/// no network to install it), the bundle's built book is served instead,
+/// as it is: no install is tried.
 pub fn serve(open: bool, port: u16) -> Result {
+    if !tools::is_current("mdbook")
+        && let Some(html) = bundled_book()
+    {
+        println!(
+            "mdBook {} is not installed, and this is the classroom bundle: serving its built \
+             book, {} (it also opens from disk, no server needed)",
+            tools::version_of("mdbook"),
+            html.join("index.html").display()
+        );
+        return crate::site::serve(&html, port, open);
+    }
     tools::ensure_one("mdbook")?;
     if !tools::is_current("mdbook-linkcheck2") {
         println!(
@@ -60,6 +75,13 @@ pub fn serve(open: bool, port: u16) -> Result {
     }
     let (key, value) = LINKCHECK_OPTIONAL;
     tools::tool("mdbook", &args).env(key, value).run()
+}
+
+/// The built book of an unpacked classroom bundle (`cargo xtask bundle`),
+/// if this workspace is one: its `book-html/`, with an `index.html`.
+pub fn bundled_book() -> Option<PathBuf> {
+    let html = root().join(crate::bundle::BOOK_HTML);
+    html.join("index.html").is_file().then_some(html)
 }
 
 /// One reference from a chapter to a file.

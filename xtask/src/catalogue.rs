@@ -6,6 +6,16 @@
 //!   `<id>_<name>_on_<file>` in its stage, and `<id>_<name>_fixed` in the
 //!   stage its row says fixes it, once that stage exists.
 //! - Every test file named after an ID (`c1_lost_wakeup.rs`) has a row.
+//! - Every row says how its test shows it (the column "Shown by"), and the
+//!   code agrees: a **loom** row's test file is compiled only under
+//!   `--cfg loom`, and only a loom row's is; a **forced race** reaches a
+//!   pause point (`Pause::arm`, in the test or in a function of its file or
+//!   of a module the file declares), in a bug's `_reproduces` and `_fixed`
+//!   tests, in one of a fact's or a fix's tests. A **scenario** or a
+//!   **count** may hold a thread still too; what tells them apart is what
+//!   the test judges, which only a reader can check.
+//! - The summary of that column that "What each step bought" includes
+//!   ([`SHOWN_BY`]) is the one the page implies: `--write` rewrites it.
 //!
 //! A missing piece fails, naming it.
 
@@ -15,6 +25,55 @@ use std::path::{Path, PathBuf};
 
 /// The page, from the workspace root.
 pub const PAGE: &str = "book/src/catalogue.md";
+
+/// The column "Shown by", summed up by kind: included by "What each step
+/// bought", written by `cargo xtask catalogue --write`.
+pub const SHOWN_BY: &str = "book/src/generated/catalogue-shown-by.md";
+
+/// How a row's test shows its bug, fix or fact: the column "Shown by".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Shown {
+    /// A thread is held at a pause point inside the race window while
+    /// another acts: the interleaving that shows it happens on every run.
+    ForcedRace,
+    /// A loom model, compiled and run only under `--cfg loom`.
+    Loom,
+    /// A fixed sequence of calls, with no race window: what the timer did
+    /// (ran, refused, kept, handed back) is the verdict.
+    Scenario,
+    /// A measured cost is the verdict: CPU time, wake-ups, notifies, heap
+    /// operations, comparisons, steps.
+    Count,
+}
+
+impl Shown {
+    /// Every kind, in the order the summary lists them.
+    pub const ALL: [Shown; 4] = [
+        Shown::ForcedRace,
+        Shown::Loom,
+        Shown::Scenario,
+        Shown::Count,
+    ];
+
+    /// The word the column uses.
+    pub fn word(self) -> &'static str {
+        match self {
+            Shown::ForcedRace => "forced race",
+            Shown::Loom => "loom",
+            Shown::Scenario => "scenario",
+            Shown::Count => "count",
+        }
+    }
+
+    /// A cell of the column: one kind, or several separated by commas.
+    fn parse(cell: &str) -> Option<Vec<Shown>> {
+        let kinds: Option<Vec<Shown>> = cell
+            .split(',')
+            .map(|w| Shown::ALL.into_iter().find(|k| k.word() == w.trim()))
+            .collect();
+        kinds.filter(|k| !k.is_empty())
+    }
+}
 
 /// One row of the catalogue.
 #[derive(Debug, PartialEq)]
@@ -32,6 +91,8 @@ pub struct Row {
     /// The test file a student runs, from the workspace root; `None` while
     /// the stage is coming.
     pub test: Option<String>,
+    /// How that test shows it.
+    pub shown: Vec<Shown>,
 }
 
 impl Row {
@@ -42,7 +103,8 @@ impl Row {
 }
 
 /// The rows of the page's tables: one table per stage, under a heading
-/// `## Stage N: \`crate\``; a row is `| ID | kind | fixed in | what | test |`,
+/// `## Stage N: \`crate\``; a row is
+/// `| ID | kind | fixed in | shown by | what | test |`,
 /// its test the file's stem (`c1_lost_wakeup`), `*(coming)*` after it while
 /// it is not written.
 pub fn rows(page: &str) -> Result<Vec<Row>> {
@@ -85,8 +147,14 @@ pub fn rows(page: &str) -> Result<Vec<Row>> {
         if id_of(cells[0]).is_none() {
             continue; // the header or its rule
         }
-        let [id, kind, fixed_in, _what, test] = &cells[..] else {
-            return Err(format!("{PAGE}: a row needs 5 cells: {line}"));
+        let [id, kind, fixed_in, shown, _what, test] = &cells[..] else {
+            return Err(format!("{PAGE}: a row needs 6 cells: {line}"));
+        };
+        let Some(shown) = Shown::parse(shown) else {
+            return Err(format!(
+                "{PAGE}: {id}'s \"Shown by\" is `{shown}`, not one or more of: {}",
+                Shown::ALL.map(Shown::word).join(", ")
+            ));
         };
         let coming = test.contains("(coming)");
         let stem = test.split('`').nth(1).unwrap_or_default();
@@ -103,6 +171,7 @@ pub fn rows(page: &str) -> Result<Vec<Row>> {
             stage: stage.clone(),
             fixed_in: crate_of(fixed_in)?,
             test: (!coming).then(|| format!("{stage}/tests/{stem}.rs")),
+            shown,
         });
     }
     Ok(rows)
@@ -179,6 +248,341 @@ fn rel(path: &Path) -> String {
         .to_string()
 }
 
+/// The text with every comment, and the inside of every string and
+/// character literal, blanked out (lines kept), so that a brace or a name
+/// inside them is not read as code.
+fn code_only(text: &str) -> String {
+    let c: Vec<char> = text.chars().collect();
+    let mut out = c.clone();
+    let blank = |out: &mut Vec<char>, from: usize, to: usize| {
+        for ch in &mut out[from..to.min(c.len())] {
+            if *ch != '\n' {
+                *ch = ' ';
+            }
+        }
+    };
+    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
+    let mut i = 0;
+    while i < c.len() {
+        let at = |k: usize| c.get(k).copied().unwrap_or('\0');
+        if c[i] == '/' && at(i + 1) == '/' {
+            let end = (i..c.len()).find(|&k| c[k] == '\n').unwrap_or(c.len());
+            blank(&mut out, i, end);
+            i = end;
+        } else if c[i] == '/' && at(i + 1) == '*' {
+            let (mut depth, mut k) = (1, i + 2);
+            while k < c.len() && depth > 0 {
+                if c[k] == '/' && at(k + 1) == '*' {
+                    depth += 1;
+                    k += 2;
+                } else if c[k] == '*' && at(k + 1) == '/' {
+                    depth -= 1;
+                    k += 2;
+                } else {
+                    k += 1;
+                }
+            }
+            blank(&mut out, i, k);
+            i = k;
+        } else if c[i] == 'r'
+            && (i == 0 || !ident(c[i - 1]) || (c[i - 1] == 'b' && (i < 2 || !ident(c[i - 2]))))
+            && matches!(at(i + 1), '"' | '#')
+        {
+            // A raw string: r"...", r#"..."#.
+            let hashes = (i + 1..c.len()).take_while(|&k| c[k] == '#').count();
+            let open = i + 1 + hashes;
+            if at(open) != '"' {
+                i += 1;
+                continue;
+            }
+            let mut k = open + 1;
+            while k < c.len() && !(c[k] == '"' && (1..=hashes).all(|h| at(k + h) == '#')) {
+                k += 1;
+            }
+            blank(&mut out, open + 1, k);
+            i = k + 1 + hashes;
+        } else if c[i] == '"' {
+            let mut k = i + 1;
+            while k < c.len() && c[k] != '"' {
+                k += if c[k] == '\\' { 2 } else { 1 };
+            }
+            blank(&mut out, i + 1, k);
+            i = k + 1;
+        } else if c[i] == '\'' {
+            // A character literal ('x', '\n', '\u{7b}'), or a lifetime.
+            let end = if at(i + 1) == '\\' {
+                (i + 2..c.len()).find(|&k| c[k] == '\'')
+            } else if at(i + 2) == '\'' {
+                Some(i + 2)
+            } else {
+                None
+            };
+            match end {
+                Some(end) => {
+                    blank(&mut out, i + 1, end);
+                    i = end + 1;
+                }
+                None => i += 1,
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// One function of a test file (or of a module it declares): its name and
+/// its body, as code only.
+struct Func {
+    name: String,
+    body: String,
+}
+
+/// Every function with a body in `code` (comments and strings blanked),
+/// nested ones too.
+fn functions(code: &str) -> Vec<Func> {
+    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
+    let mut funcs = Vec::new();
+    for (i, _) in code.match_indices("fn ") {
+        if code[..i].chars().next_back().is_some_and(ident) {
+            continue;
+        }
+        let rest = &code[i + 3..];
+        let name: String = rest.chars().take_while(|&ch| ident(ch)).collect();
+        if name.is_empty() {
+            continue;
+        }
+        // The body opens at the first `{` after the signature; a `;` first
+        // is a declaration without one.
+        let Some(open) = rest.find(['{', ';']) else {
+            continue;
+        };
+        if rest[open..].starts_with(';') {
+            continue;
+        }
+        let mut depth = 0;
+        let mut close = None;
+        for (k, ch) in rest[open..].char_indices() {
+            match ch {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(open + k);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(close) = close {
+            funcs.push(Func {
+                name,
+                body: rest[open..=close].to_string(),
+            });
+        }
+    }
+    funcs
+}
+
+/// True if `body` calls the function `name` (`name(`, `.name(`,
+/// `name::<T>(`).
+fn calls(body: &str, name: &str) -> bool {
+    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
+    body.match_indices(name).any(|(i, _)| {
+        let after = body[i + name.len()..].trim_start();
+        !body[..i].chars().next_back().is_some_and(ident)
+            && (after.starts_with('(') || after.starts_with("::<"))
+    })
+}
+
+/// What a test file's code says about how it shows its bug.
+struct Source {
+    /// Compiled only under `--cfg loom`.
+    loom_only: bool,
+    /// The functions of the file and of the modules it declares.
+    funcs: Vec<Func>,
+    /// The names of those that arm a pause point, themselves or through
+    /// another of them.
+    arming: BTreeSet<String>,
+}
+
+impl Source {
+    fn read(file: &Path) -> Source {
+        let code = code_only(&std::fs::read_to_string(file).unwrap_or_default());
+        let loom_only = code.lines().any(|l| l.trim() == "#![cfg(loom)]");
+        let mut funcs = functions(&code);
+        // `mod support;` brings tests/support/mod.rs (or support.rs).
+        let dir = file.parent().unwrap_or(Path::new("."));
+        for line in code.lines() {
+            let Some(name) = line
+                .trim()
+                .strip_prefix("mod ")
+                .and_then(|m| m.strip_suffix(';'))
+            else {
+                continue;
+            };
+            for module in [
+                dir.join(name).join("mod.rs"),
+                dir.join(format!("{name}.rs")),
+            ] {
+                if let Ok(text) = std::fs::read_to_string(&module) {
+                    funcs.extend(functions(&code_only(&text)));
+                }
+            }
+        }
+        let mut arming: BTreeSet<String> = funcs
+            .iter()
+            .filter(|f| f.body.contains("Pause::arm"))
+            .map(|f| f.name.clone())
+            .collect();
+        loop {
+            let more: Vec<String> = funcs
+                .iter()
+                .filter(|f| !arming.contains(&f.name))
+                .filter(|f| arming.iter().any(|a| calls(&f.body, a)))
+                .map(|f| f.name.clone())
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            arming.extend(more);
+        }
+        Source {
+            loom_only,
+            funcs,
+            arming,
+        }
+    }
+
+    /// The names of its functions that start with `prefix`.
+    fn named(&self, prefix: &str) -> Vec<&str> {
+        self.funcs
+            .iter()
+            .map(|f| f.name.as_str())
+            .filter(|n| n.starts_with(prefix))
+            .collect()
+    }
+}
+
+/// The tests named `<prefix>…` in `files`, and whether each reaches a pause
+/// point.
+fn forced(files: &[PathBuf], prefix: &str) -> Vec<(String, bool)> {
+    let mut found = Vec::new();
+    for file in files {
+        let source = Source::read(file);
+        for name in source.named(prefix) {
+            found.push((name.to_string(), source.arming.contains(name)));
+        }
+    }
+    found
+}
+
+/// The summary of the column "Shown by" that [`SHOWN_BY`] holds: for each
+/// kind, the bugs and the facts and fixes shown that way.
+pub fn shown_by(rows: &[Row]) -> String {
+    let ids = |kind: Shown, bugs: bool| -> String {
+        let ids: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.shown.contains(&kind) && (r.kind == "bug") == bugs)
+            .map(|r| r.id.as_str())
+            .collect();
+        if ids.is_empty() {
+            "none".to_string()
+        } else {
+            ids.join(", ")
+        }
+    };
+    let mut out = String::from(
+        "<!-- Written by `cargo xtask catalogue --write` from the column \"Shown by\" \
+         of catalogue.md; do not edit. -->\n\n\
+         | Shown by | Bugs | Facts and fixes |\n|---|---|---|\n",
+    );
+    for kind in Shown::ALL {
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            kind.word(),
+            ids(kind, true),
+            ids(kind, false)
+        ));
+    }
+    out
+}
+
+/// What the code says against a written row's "Shown by": a loom row's file
+/// is loom's, and only a loom row's; a forced race reaches a pause point.
+fn shown_problems(
+    row: &Row,
+    test: &str,
+    stage_files: &[PathBuf],
+    files: &[PathBuf],
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let source = Source::read(&root().join(test));
+    let loom = row.shown.contains(&Shown::Loom);
+    if loom && !source.loom_only {
+        problems.push(format!(
+            "{}: shown by loom, but {test} is not `#![cfg(loom)]`",
+            row.id
+        ));
+    } else if !loom && source.loom_only {
+        problems.push(format!(
+            "{}: {test} runs only under `--cfg loom`: its row must say loom",
+            row.id
+        ));
+    }
+    if !row.shown.contains(&Shown::ForcedRace) {
+        return problems;
+    }
+    let reaches = |found: &[(String, bool)]| found.iter().any(|(_, armed)| *armed);
+    if row.kind == "bug" {
+        let prefix = row.prefix();
+        let reproduces = forced(stage_files, &format!("{prefix}_reproduces"));
+        if !reaches(&reproduces) {
+            problems.push(format!(
+                "{}: a forced race, but no `{prefix}_reproduces` test holds a thread at a pause point",
+                row.id
+            ));
+        }
+        if let Some(fixer) = &row.fixed_in {
+            let fixer_dir = root().join(fixer);
+            let fixer_files: Vec<PathBuf> = files
+                .iter()
+                .filter(|f| f.starts_with(&fixer_dir))
+                .cloned()
+                .collect();
+            let fixed = forced(&fixer_files, &format!("{prefix}_fixed"));
+            if !fixed.is_empty() && !reaches(&fixed) {
+                problems.push(format!(
+                    "{}: a forced race, but no `{prefix}_fixed` test holds a thread at the pause point",
+                    row.id
+                ));
+            }
+        }
+    } else {
+        let own = forced(
+            &[root().join(test)],
+            &format!("{}_", row.id.to_ascii_lowercase()),
+        );
+        if !reaches(&own) {
+            problems.push(format!(
+                "{}: a forced race, but no test in {test} holds a thread at a pause point",
+                row.id
+            ));
+        }
+    }
+    problems
+}
+
+/// Writes [`SHOWN_BY`] from the page, then runs the check.
+pub fn write() -> Result<usize> {
+    let page = std::fs::read_to_string(root().join(PAGE)).map_err(|e| format!("{PAGE}: {e}"))?;
+    let summary = shown_by(&rows(&page)?);
+    std::fs::write(root().join(SHOWN_BY), summary).map_err(|e| format!("{SHOWN_BY}: {e}"))?;
+    println!("wrote {SHOWN_BY}");
+    check()
+}
+
 /// Runs the check; returns how many rows it checked against code.
 pub fn check() -> Result<usize> {
     banner(&format!(
@@ -251,13 +655,14 @@ pub fn check() -> Result<usize> {
                 row.id.to_ascii_lowercase()
             ));
         }
+        let stage_files: Vec<PathBuf> = files
+            .iter()
+            .filter(|f| f.starts_with(&stage_dir))
+            .cloned()
+            .collect();
+        problems.extend(shown_problems(row, test, &stage_files, &files));
         if row.kind == "bug" {
             let prefix = row.prefix();
-            let stage_files: Vec<PathBuf> = files
-                .iter()
-                .filter(|f| f.starts_with(&stage_dir))
-                .cloned()
-                .collect();
             let stage_fns = test_fns(&stage_files);
             let has = |fns: &[(String, bool)], name: &str, ignored: bool| {
                 fns.iter()
@@ -313,9 +718,17 @@ pub fn check() -> Result<usize> {
         }
     }
 
+    let summary = shown_by(&rows);
+    let on_disk = std::fs::read_to_string(root().join(SHOWN_BY)).unwrap_or_default();
+    if on_disk != summary {
+        problems.push(format!(
+            "{SHOWN_BY} is not the summary of the column \"Shown by\": run `cargo xtask catalogue --write`"
+        ));
+    }
+
     if problems.is_empty() {
         println!(
-            "{} rows, {written} of them written: every test is there",
+            "{} rows, {written} of them written: every test is there, and shown as its row says",
             rows.len()
         );
         if !coming.is_empty() {
@@ -340,15 +753,15 @@ mod tests {
         let page = "\
 ## Stage 3: `condvar-timer`
 
-| ID | Kind | Fixed in | What | Test |
-|---|---|---|---|---|
-| C1 | bug | stage 3 | lost | `c1_lost_wakeup` |
+| ID | Kind | Fixed in | Shown by | What | Test |
+|---|---|---|---|---|---|
+| C1 | bug | stage 3 | forced race | lost | `c1_lost_wakeup` |
 
 ## Stage 7: `wheel`
 
-| ID | Kind | Fixed in | What | Test |
-|---|---|---|---|---|
-| W2 | bug | stage 7 | late | `w2_cursor_race` *(coming)* |
+| ID | Kind | Fixed in | Shown by | What | Test |
+|---|---|---|---|---|---|
+| W2 | bug | stage 7 | scenario, count | late | `w2_cursor_race` *(coming)* |
 ";
         let rows = rows(page).unwrap();
         assert_eq!(rows.len(), 2);
@@ -359,8 +772,62 @@ mod tests {
             rows[0].test.as_deref(),
             Some("condvar-timer/tests/c1_lost_wakeup.rs")
         );
+        assert_eq!(rows[0].shown, [Shown::ForcedRace]);
         assert_eq!(rows[1].fixed_in.as_deref(), Some("wheel"));
         assert_eq!(rows[1].test, None);
+        assert_eq!(rows[1].shown, [Shown::Scenario, Shown::Count]);
+        let summary = shown_by(&rows);
+        assert!(summary.contains("| forced race | C1 | none |"), "{summary}");
+        assert!(summary.contains("| count | W2 | none |"), "{summary}");
+    }
+
+    #[test]
+    fn a_row_must_say_how_it_is_shown() {
+        let row = "## Stage 3: `condvar-timer`\n\n| C1 | bug | stage 3 | luck | lost | `c1_lost_wakeup` |\n";
+        assert!(rows(row).unwrap_err().contains("luck"));
+    }
+
+    #[test]
+    fn comments_and_literals_are_not_code() {
+        let code = code_only(
+            "fn a() { let s = \"}{ Pause::arm\"; /* { */ let c = '{'; // }\n let r = r#\"}\"#; }\n\
+             fn b<'x>(v: &'x str) { a(); }",
+        );
+        assert!(!code.contains("Pause::arm"));
+        let funcs = functions(&code);
+        let names: Vec<&str> = funcs.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert!(funcs[0].body.ends_with('}') && !funcs[0].body.contains("let r = r#\"}"));
+        assert!(calls(&funcs[1].body, "a"));
+        assert!(!calls("{ ba(); a_b(); }", "a"));
+    }
+
+    #[test]
+    fn a_pause_is_reached_through_helpers() {
+        let dir = std::env::temp_dir().join(format!("xtask-catalogue-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("support")).unwrap();
+        std::fs::write(
+            dir.join("support/mod.rs"),
+            "pub fn hold(p: &str) { let _p = Pause::arm(p, \"t\"); }\n",
+        )
+        .unwrap();
+        let file = dir.join("x1_thing.rs");
+        std::fs::write(
+            &file,
+            "mod support;\nfn run() { support::hold(\"w\"); }\n\
+             #[test]\nfn x1_thing_reproduces() { run(); }\n\
+             #[test]\nfn x1_thing_fixed() { /* Pause::arm */ }\n",
+        )
+        .unwrap();
+        let found = forced(&[file], "x1_thing_");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            found,
+            [
+                ("x1_thing_reproduces".to_string(), true),
+                ("x1_thing_fixed".to_string(), false)
+            ]
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::cargo;
 use crate::cmd::{Cmd, Result, banner, secs};
-use crate::{audit, bench_report, book, catalogue, exercise, ftf, jdk, loom, stress};
+use crate::{audit, bench_report, book, catalogue, exercise, ftf, jdk, loom, model_check, stress};
 use std::time::{Duration, Instant};
 
 /// `cargo test --workspace` must stay under this, after the build.
@@ -19,6 +19,10 @@ const STEPS: &[Step] = &[
     Step {
         name: "rustfmt",
         run: fmt,
+    },
+    Step {
+        name: "the book's prose: figures, chapter names",
+        run: prose,
     },
     Step {
         name: "clippy (and under --cfg loom)",
@@ -42,6 +46,11 @@ const STEPS: &[Step] = &[
         run: determinism,
     },
     Step {
+        // N is WHOLE_RUNS (a test holds them together).
+        name: "every stage's whole test run (N=2, under load)",
+        run: whole_runs,
+    },
+    Step {
         name: "stress: 5 x 100 000 tasks, none lost",
         run: stress,
     },
@@ -50,7 +59,7 @@ const STEPS: &[Step] = &[
         run: exercises,
     },
     Step {
-        name: "loom models",
+        name: "loom models, and the model-it grader",
         run: loom_models,
     },
     Step {
@@ -116,6 +125,12 @@ fn summary(done: &[(&str, Duration, String)], failed: Option<(&str, Duration)>) 
     if let Some((name, took)) = failed {
         println!("  FAILED  {name:<32} {:>8}", secs(took));
     }
+}
+
+/// No figure from a run typed into the book, no chapter named by number
+/// (`cargo xtask prose`): a second's work, so it runs before the long steps.
+fn prose() -> Result<String> {
+    crate::prose::run()
 }
 
 fn stress() -> Result<String> {
@@ -200,6 +215,18 @@ fn determinism() -> Result<String> {
     Ok(format!("{AUDIT_RUNS} runs each, no verdict changed"))
 }
 
+/// How many whole default test runs of each stage CI makes under load:
+/// enough to catch a test that fails whenever the machine is busy, short
+/// enough for every push. On 2 cores one round of every stage takes about
+/// 22 s under the audit's own load (30 s beside other work), so the step
+/// takes 45 s to a minute (44 s for 8 stages, measured), well inside its
+/// 3; `cargo xtask audit --whole 20` is the long run.
+const WHOLE_RUNS: usize = 2;
+
+fn whole_runs() -> Result<String> {
+    audit::whole(WHOLE_RUNS, None)
+}
+
 fn jdk_side_by_side() -> Result<String> {
     jdk::run(false)
 }
@@ -210,14 +237,18 @@ fn catalogue() -> Result<String> {
 }
 
 fn exercises() -> Result<String> {
-    let n = exercise::verify()?;
-    Ok(format!("{n} exercises: skeletons fail, solutions pass"))
+    // Fix it: skeletons fail, solutions pass; catch it: reference tests
+    // caught, wrong tests rejected for the right reason.
+    exercise::verify(exercise::Verify::All)
 }
 
 fn loom_models() -> Result<String> {
     let (passed, shown) = loom::run()?;
+    // The model-it exercises: every reference model accepted, every wrong
+    // model rejected for its reason.
+    let graded = model_check::verify()?;
     Ok(format!(
-        "{passed} binaries passed, {shown} buggy model(s) failed"
+        "{passed} binaries passed, {shown} buggy model(s) failed; {graded}"
     ))
 }
 
@@ -232,7 +263,7 @@ fn book_build() -> Result<String> {
 }
 
 fn bundle() -> Result<String> {
-    crate::bundle::run(true)
+    crate::bundle::run(true, true)
 }
 
 fn benches() -> Result<String> {
@@ -252,6 +283,18 @@ mod tests {
             STEPS[audit].name.contains(&format!("(N={AUDIT_RUNS},")),
             "{}",
             STEPS[audit].name
+        );
+    }
+
+    #[test]
+    fn the_whole_run_step_names_its_n_right_after_the_audit() {
+        let at = |name: &str| STEPS.iter().position(|s| s.name.starts_with(name));
+        let whole = at("every stage's whole test run").expect("a whole-run step");
+        assert_eq!(Some(whole), at("determinism audit").map(|i| i + 1));
+        assert!(
+            STEPS[whole].name.contains(&format!("(N={WHOLE_RUNS},")),
+            "{}",
+            STEPS[whole].name
         );
     }
 

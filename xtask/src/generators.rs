@@ -153,11 +153,35 @@ pub const GENERATORS: &[Generator] = &[
         "src/refuses_when_dead.rs",
         "i6-interrupted-only-to-refuses-when-dead.diff",
     ),
+    // Stage 5: and `schedule` asks the closed queue instead of the thread.
+    Generator::anchor_diff(
+        "interrupt-cancel",
+        "schedule",
+        "src/interrupted_only.rs",
+        "src/refuses_when_dead.rs",
+        "i6-schedule-interrupted-only-to-refuses-when-dead.diff",
+    ),
     // Stage 5: the Java Timer article's closing table, our column measured.
     Generator::chart(
         "interrupt-cancel",
         "java_timer_table",
         "i-java-timer-table.md",
+    ),
+    // Stage 6: T6, the guard that lets a dead worker go unreplaced.
+    Generator::anchor_diff(
+        "threadpool-executor",
+        "replacement",
+        "src/no_replacement.rs",
+        "src/worker.rs",
+        "t6-no-replacement-to-replacement.diff",
+    ),
+    // Stage 6: T7, what `execute` does once the task is queued.
+    Generator::anchor_diff(
+        "threadpool-executor",
+        "queued",
+        "src/no_recheck.rs",
+        "src/pool.rs",
+        "t7-no-recheck-to-recheck.diff",
     ),
     // Stage 6: T5, a pool of core 2 and maximum 4 grows in a burst and
     // shrinks back to exactly 2, each worker a lane.
@@ -220,5 +244,77 @@ pub const GENERATORS: &[Generator] = &[
         "wheel",
         "w5_publication_race",
         "loom-w5-publication-race.txt",
+    ),
+    // Stage 8: A1, A4, A5 and A6 forced as the tests force them, each
+    // beside the fixed timer held at the same moment: their event logs.
+    Generator::writes(
+        "async-timer",
+        "races",
+        &[
+            "--a1",
+            "{out}/a1-lost-waker.txt",
+            "--a4",
+            "{out}/a4-blocking-in-async.txt",
+            "--a5",
+            "{out}/a5-driver-oversleeps.txt",
+            "--a6",
+            "{out}/a6-reset-to-past.txt",
+        ],
+    ),
+    // Stage 8: each bug's fix, as what changed from the buggy file.
+    Generator::anchor_diff(
+        "async-timer",
+        "poll",
+        "src/racy_poll.rs",
+        "src/entry.rs",
+        "a1-racy-poll-to-entry.diff",
+    ),
+    Generator::anchor_diff(
+        "async-timer",
+        "poll",
+        "src/first_waker_only.rs",
+        "src/entry.rs",
+        "a2-first-waker-only-to-entry.diff",
+    ),
+    Generator::anchor_diff(
+        "async-timer",
+        "drop",
+        "src/leaky_drop.rs",
+        "src/sleep.rs",
+        "a3-leaky-drop-to-sleep.diff",
+    ),
+    Generator::anchor_diff(
+        "async-timer",
+        "register",
+        "src/unparks_idle_only.rs",
+        "src/handle.rs",
+        "a5-unparks-idle-only-to-handle.diff",
+    ),
+    Generator::anchor_diff(
+        "async-timer",
+        "reset",
+        "src/reset_without_wake.rs",
+        "src/sleep.rs",
+        "a6-reset-without-wake-to-sleep.diff",
+    ),
+    Generator::anchor_diff(
+        "async-timer",
+        "fire_due",
+        "src/wake_under_lock.rs",
+        "src/driver.rs",
+        "a7-wake-under-lock-to-driver.diff",
+    ),
+    // Stage 8: loom's reports on the lost waker (A1), the stale waker (A2)
+    // and the driver that oversleeps (A5).
+    Generator::loom_failure("async-timer", "loom_racy_poll", "loom-a1-racy-poll.txt"),
+    Generator::loom_failure(
+        "async-timer",
+        "loom_first_waker_only",
+        "loom-a2-first-waker-only.txt",
+    ),
+    Generator::loom_failure(
+        "async-timer",
+        "loom_unparks_idle_only",
+        "loom-a5-unparks-idle-only.txt",
     ),
 ];

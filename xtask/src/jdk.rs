@@ -30,19 +30,19 @@ const KNOWN: &[(&str, &str)] = &[
     (
         "timer: schedule after a task threw",
         "a task that throws kills a java.util.Timer; ours catches the panic, reports it \
-         to the task's handle, and goes on, as the JDK's executors do (chapter 5, I6)",
+         to the task's handle, and goes on, as the JDK's executors do (*A timer you can interrupt*, I6)",
     ),
     (
         "pool: execute after shutdown, policy caller runs",
         "the JDK's CallerRunsPolicy drops a task offered after shutdown without a word; \
          ours hands it back in the Err, so nothing a caller gives us is lost silently \
-         (chapter 6, T3)",
+         (*A pool of workers*, T3)",
     ),
     (
         "scheduled pool: cancel a task due in an hour",
         "remove-on-cancel is off by default in the JDK, so a cancelled task stays queued \
          until its time (JDK-6602600); ours is on by default and removes it at once \
-         (chapter 6, T14)",
+         (*Timers on a pool*, T14)",
     ),
 ];
 

@@ -65,7 +65,12 @@ pub fn run() -> Result<(usize, usize)> {
         "loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS={MAX_PREEMPTIONS})"
     ));
     let packages = cargo::workspace()?;
-    let models = models(&packages);
+    // The model-it exercises' models are judged by their grader, which
+    // picks the version each run checks: `cargo xtask model-check --verify`.
+    let models: Vec<_> = models(&packages)
+        .into_iter()
+        .filter(|(package, _)| package != crate::model_check::PACKAGE)
+        .collect();
     if models.is_empty() {
         println!("no loom_* test targets yet: nothing to check");
         return Ok((0, 0));

@@ -6,17 +6,23 @@
 //!   failing-then-fixed check, the loom models, the book, the benches' build);
 //! - `exercise`: a student's exercises (list, start, check, hint, solution,
 //!   reset), and `exercise verify`, CI's check of them both ways;
+//! - `model-check <name> [--file F]`: a model-it exercise's loom model, run
+//!   on the racy and the fixed version; `model-check --verify`, CI's proof of
+//!   that grader;
 //! - `catalogue`: the book's catalogue of bugs against the tests, both ways;
+//! - `prose`: the book's words: no figure from a run typed into prose, no
+//!   chapter named by number;
 //! - `ftf`: the failing-then-fixed check alone;
 //! - `audit [N]`: every reproduction and red check N times under load (the
-//!   determinism audit);
+//!   determinism audit); `audit --whole [N]`: every stage's whole default
+//!   test run N times under load;
 //! - `stress [--runs N] [--replay R]`: every finished version under stress,
 //!   every task accounted for once;
 //! - `loom`: the loom models alone;
 //! - `bench-report [--write]`: the last benchmark run as ratios and
 //!   verdicts, and the performance chapter's plots;
 //! - `jdk [--write]`: the same scenarios on the JDK and on ours, side by side;
-//! - `bundle [--check]`: the classroom bundle, for a lab with no internet;
+//! - `bundle [--check] [--no-pdf]`: the classroom bundle, for a lab with no internet;
 //! - `book` / `serve`: build the book, or serve it (installing mdBook);
 //! - `timelines`: regenerate the book's generated assets from real runs.
 
@@ -33,7 +39,10 @@ mod ftf;
 mod generators;
 mod jdk;
 mod loom;
+mod model_check;
+mod prose;
 mod screenshots;
+mod site;
 mod stress;
 mod timelines;
 mod tools;
@@ -44,14 +53,25 @@ const USAGE: &str = "\
 cargo xtask <command>
 
   serve [--no-open] [--port N]
-              serve the book at http://localhost:3000 (installs mdBook if missing)
+              serve the book at http://localhost:3000 (installs mdBook if missing; in the
+              offline bundle without mdBook, serves the bundle's built book)
   ci          run everything CI runs, stopping at the first failure
   exercise [list|start|check|hint|solution|reset|verify] [EX]
               a student's exercises, one command each (`cargo xtask exercise help`)
-  catalogue   check the book's catalogue of bugs (book/src/catalogue.md) against the tests
+  model-check <name> [--file F] | --verify
+              a model-it exercise: your loom model, run on the racy and the fixed version
+              (`cargo xtask model-check` for the list); --verify: CI's proof of the grader
+  catalogue [--write]
+              check the book's catalogue of bugs (book/src/catalogue.md) against the tests;
+              --write first rewrites the summary of its column Shown by
+  prose       check the book's words: no figure from a run typed into prose (each must be
+              included from book/src/generated), no chapter named by number
   ftf         the failing-then-fixed check: every ignored test must fail, naming its bug
   audit [N]   run every reproduction and red check N times (default 20) with every core
               loaded, and name any whose verdict changed
+  audit --whole [N] [--only STAGE]
+              run every stage's whole default test run N times (default 20) with every
+              core loaded: a table of runs and failed runs per stage, and each failing test
   jdk [--write]
               run the same scenarios on the JDK and on our Timer and pool, side by side;
               --write updates the book's table
@@ -64,17 +84,19 @@ cargo xtask <command>
               the last `cargo bench` run as ratios against peers and floors, each target's
               verdict; --write puts the table and the plots in book/src/generated/perf
   loom        the loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS=3)
-  bundle [--check]
+  bundle [--check] [--no-pdf]
               pack the classroom bundle (the workspace, its vendored dependencies, the built
-              book and its PDF) in target/bundle; --check unpacks it and runs its tests offline
+              book and its PDF) in target/bundle; --check unpacks it and runs its tests and
+              its serve offline; --no-pdf leaves the PDF out (so does a missing Chromium)
   book        build the book with link checking
   tools       install the pinned book tools (mdbook, mdbook-linkcheck2) if needed
   timelines [--only NAME] [--out DIR]
               regenerate the book's generated assets (book/src/generated) from real runs
-  screenshots [--out DIR] [--only NAME]
+  screenshots [--out DIR] [--only NAME] [--check]
               build the book and take a full-page PNG of every chapter with headless
               Chromium (default target/screenshots/), naming broken or shrunk pictures
-              and code or tables wider than the page
+              and code or tables wider than the page, on screen and on the print page;
+              counts them per page; --check fails unless there are none
 ";
 
 fn main() -> ExitCode {
@@ -99,15 +121,32 @@ fn dispatch(args: &[String]) -> cmd::Result {
     match command.as_str() {
         "ci" => done(flags).and_then(|()| ci::run()),
         "exercise" => exercise::run(rest),
-        "catalogue" => done(flags).and_then(|()| catalogue::check().map(|_| ())),
+        "model-check" => model_check::run(rest),
+        "catalogue" => {
+            let write = flags.contains("--write");
+            done(flags)?;
+            let checked = if write {
+                catalogue::write()
+            } else {
+                catalogue::check()
+            };
+            checked.map(drop)
+        }
+        "prose" => done(flags).and_then(|()| prose::run().map(|note| println!("{note}"))),
         "ftf" => done(flags).and_then(|()| ftf::run().map(|_| ())),
         "audit" => {
+            let whole = flags.contains("--whole");
+            let only: Option<String> = flags.opt_value_from_str("--only").map_err(bad)?;
             let runs: usize = flags.opt_free_from_str().map_err(bad)?.unwrap_or(20);
             done(flags)?;
             if runs == 0 {
                 return Err("audit: N must be at least 1".to_string());
             }
-            audit::run(runs)
+            if whole {
+                audit::whole(runs, only.as_deref()).map(drop)
+            } else {
+                audit::run(runs)
+            }
         }
         "stress" => {
             let runs: usize = flags
@@ -120,11 +159,9 @@ fn dispatch(args: &[String]) -> cmd::Result {
         }
         "bench" => {
             if !flags.contains("--quick") {
-                return Err(
-                    "for the full run: cargo bench --workspace (then cargo xtask \
+                return Err("for the full run: cargo bench -p perf (then cargo xtask \
                             bench-report); for the quick one: cargo xtask bench --quick"
-                        .to_string(),
-                );
+                    .to_string());
             }
             done(flags)?;
             bench_report::quick().map(|note| println!("{note}"))
@@ -142,8 +179,9 @@ fn dispatch(args: &[String]) -> cmd::Result {
         }
         "bundle" => {
             let check = flags.contains("--check");
+            let pdf = !flags.contains("--no-pdf");
             done(flags)?;
-            bundle::run(check).map(|note| println!("{note}"))
+            bundle::run(check, pdf).map(|note| println!("{note}"))
         }
         "book" => done(flags).and_then(|()| book::build()),
         "tools" => done(flags).and_then(|()| tools::ensure()),
@@ -172,8 +210,9 @@ fn dispatch(args: &[String]) -> cmd::Result {
                 .opt_value_from_str("--out")
                 .map_err(bad)?
                 .unwrap_or_else(|| screenshots::DEFAULT_OUT.to_string());
+            let check = flags.contains("--check");
             done(flags)?;
-            screenshots::run(&out, only.as_deref())
+            screenshots::run(&out, only.as_deref(), check)
         }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

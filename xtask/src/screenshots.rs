@@ -1,8 +1,24 @@
-//! `cargo xtask screenshots`: the book as a reader sees it. Builds the book,
-//! then takes one full-page PNG of every chapter listed in `SUMMARY.md` with
-//! headless Chromium, every `<details>` block opened, and names what a
-//! reader would trip over: pictures that do not load, pictures shrunk to fit
-//! the column, code and tables wider than the column.
+//! `cargo xtask screenshots [--check]`: the book as a reader sees it, on
+//! screen and in print. Builds the book, then takes one full-page PNG of
+//! every chapter listed in `SUMMARY.md` with headless Chromium, every
+//! `<details>` block opened, and names what a reader would trip over:
+//! pictures that do not load, pictures shrunk to fit the column, code and
+//! tables wider than the column.
+//!
+//! Then the print page (`print.html`, what `cargo xtask bundle` prints to
+//! the PDF) is measured the same way, as it prints: in a window as wide as
+//! the printed page's column, with the print style sheet applied in place
+//! of the screen's ([`MEASURE`] swaps the two in every media query), and
+//! `<details>` left closed, as the PDF has them. The column's width is
+//! measured too, not assumed: a probe page is printed to PDF with the
+//! bundle's flags and its media queries read back ([`print_width`]). In
+//! print a code block wraps instead of scrolling (mdBook's print style
+//! sheet sets `pre-wrap`), so there a block counts as too wide when its
+//! longest line would not fit unwrapped: it prints cut into pieces.
+//!
+//! At the end, a table: per page, how many code blocks and tables are wider
+//! than the column, on screen and in print, and the total. `--check` fails
+//! unless the total is 0.
 //!
 //! The pages are shot from a private copy of the built HTML
 //! (`target/xtask/screenshots-site-<pid>`, deleted afterwards), each page
@@ -23,6 +39,11 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 /// The window's width: the sidebar and a full text column side by side.
 const WIDTH: u32 = 1280;
 
+/// The printed page's column when it cannot be measured (no `pdftotext`):
+/// Chromium prints on US Letter (8.5 in, 816 px at 96 px per inch) with
+/// margins of about 0.4 in, leaving 740 px.
+const ASSUMED_PRINT_WIDTH: u32 = 740;
+
 /// The height used when a page could not be measured.
 const FALLBACK_HEIGHT: u32 = 6000;
 
@@ -35,41 +56,115 @@ const REPORT_OPEN: &str = "<script type=\"text/plain\" id=\"xtask-shot\">";
 /// Runs in each page's copy once it has loaded (and again half a second
 /// later, once fonts and highlighting have settled): writes the page's
 /// height and its problems, one per line, into a `text/plain` script that
-/// `--dump-dom` shows.
+/// `--dump-dom` shows. `XTASK_PRINT` is replaced by `true` for the print
+/// page: the print style sheet is then applied in place of the screen's,
+/// and each problem line starts with its chapter's number (the count of
+/// `<h1>` before it; 0 for the page as a whole).
 const MEASURE: &str = r#"<script>
 (function () {
+  var PRINT = XTASK_PRINT;
   function label(e) {
     return (e.textContent || "").trim().split("\n")[0].slice(0, 70).replace(/</g, "‹");
   }
+  function longest(e) {
+    return (e.textContent || "").split("\n").reduce(function (m, l) {
+      return Math.max(m, l.length);
+    }, 0);
+  }
+  // Shown, unless inside a closed <details> (whose content Chromium still
+  // lays out, hidden) or in nothing laid out at all.
+  function shown(e) {
+    if (e.closest("details:not([open]) > :not(summary)")) return false;
+    return e.clientWidth > 0;
+  }
+  var heads = [];
+  function where(e) {
+    if (!PRINT) return "";
+    var n = 0;
+    heads.forEach(function (h, i) {
+      if (h.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING) n = i + 1;
+    });
+    return n + " ";
+  }
+  // Print media on a screen: every media query's `print` and `screen`
+  // trade places, in the style sheets' links and inside them.
+  function swap(text) {
+    return text.replace(/\b(print|screen)\b/g, function (m) {
+      return m === "print" ? "screen" : "print";
+    });
+  }
+  var unread = -1;
+  function emulatePrint(lines) {
+    if (unread < 0) {
+      unread = 0;
+      document.querySelectorAll("link[rel=stylesheet][media]").forEach(function (l) {
+        l.media = swap(l.media);
+      });
+      var walk = function (rules) {
+        Array.prototype.forEach.call(rules, function (r) {
+          if (r.media && r.cssRules) r.media.mediaText = swap(r.media.mediaText);
+          if (r.cssRules) walk(r.cssRules);
+        });
+      };
+      Array.prototype.forEach.call(document.styleSheets, function (s) {
+        try { walk(s.cssRules); } catch (e) { unread += 1; }
+      });
+    }
+    if (unread > 0) {
+      lines.push("0 print-emulation-failed " + unread + " style sheet(s) could not be read");
+    }
+    var side = document.getElementById("mdbook-sidebar");
+    if (side && getComputedStyle(side).display !== "none") {
+      lines.push("0 print-emulation-failed the print style sheet did not apply (the sidebar shows)");
+    }
+  }
   function measure() {
     var lines = ["height " + document.documentElement.scrollHeight];
+    if (PRINT) {
+      emulatePrint(lines);
+      heads = Array.prototype.slice.call(document.querySelectorAll("main h1"));
+      var closed = document.querySelectorAll("main details:not([open])").length;
+      if (closed) lines.push("0 closed-details " + closed + " <details> block(s) closed: not printed");
+    }
     var seen = {};
     document.querySelectorAll("main img").forEach(function (img) {
       // mdBook 0.5 repeats each picture, hidden, for its click-to-zoom view.
       var src = img.getAttribute("src") || "";
       if (seen[src]) return;
       var broken = !img.complete || img.naturalWidth === 0;
-      if (!broken && img.clientWidth === 0) return;
+      if (!shown(img) && (!broken || img.closest("details:not([open])"))) return;
       seen[src] = true;
       if (broken) {
-        lines.push("broken-picture " + src);
+        lines.push(where(img) + "broken-picture " + src);
       } else if (img.naturalWidth > img.clientWidth * 1.1) {
-        lines.push("shrunk-picture " + src + " shown at " +
+        lines.push(where(img) + "shrunk-picture " + src + " shown at " +
           Math.round(100 * img.clientWidth / img.naturalWidth) + "% of " +
           img.naturalWidth + "x" + img.naturalHeight);
       }
     });
     document.querySelectorAll("main pre > code").forEach(function (c) {
-      if (c.scrollWidth > c.clientWidth + 1) {
-        lines.push("wide-code " + (c.scrollWidth - c.clientWidth) + "px hidden: " + label(c));
+      if (!shown(c)) return;
+      // In print, mdBook wraps code (pre-wrap): measure it unwrapped.
+      var wraps = getComputedStyle(c).whiteSpace !== "pre";
+      var before = c.style.whiteSpace;
+      c.style.whiteSpace = "pre";
+      var hidden = c.scrollWidth - c.clientWidth;
+      c.style.whiteSpace = before;
+      if (hidden > 1) {
+        lines.push(where(c) + "wide-code " + hidden + "px " + (wraps ? "wrapped" : "hidden") +
+          ", longest line " + longest(c) + " characters: " + label(c));
       }
     });
     document.querySelectorAll("main .table-wrapper").forEach(function (t) {
+      if (!shown(t)) return;
       if (t.scrollWidth > t.clientWidth + 1) {
         var heads = Array.prototype.map.call(t.querySelectorAll("th"), function (th) {
           return th.textContent.trim();
         });
-        lines.push("wide-table " + (t.scrollWidth - t.clientWidth) + "px hidden: " +
+        // The first row's first cell tells apart tables with the same heads.
+        var first = t.querySelector("tbody td");
+        lines.push(where(t) + "wide-table " + (t.scrollWidth - t.clientWidth) + "px hidden, " +
+          "first row " + (first ? label(first).slice(0, 20) : "none") + ": " +
           heads.join(" | ").slice(0, 70).replace(/</g, "‹"));
       }
     });
@@ -89,6 +184,11 @@ const MEASURE: &str = r#"<script>
 })();
 </script>
 "#;
+
+/// The measuring script for a chapter's page, or for the print page.
+fn measure_script(print: bool) -> String {
+    MEASURE.replace("XTASK_PRINT", if print { "true" } else { "false" })
+}
 
 /// One chapter of `SUMMARY.md`.
 #[derive(Debug, PartialEq)]
@@ -122,8 +222,52 @@ pub struct Report {
     pub problems: Vec<String>,
 }
 
-/// `cargo xtask screenshots [--out DIR] [--only NAME]`.
-pub fn run(out: &str, only: Option<&str>) -> Result {
+impl Report {
+    /// How many code blocks and how many tables are wider than the column.
+    pub fn overflow(&self) -> Overflow {
+        overflow(self.problems.iter().map(String::as_str))
+    }
+}
+
+/// Code blocks and tables wider than the column.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Overflow {
+    /// Code blocks (`wide-code`).
+    pub code: usize,
+    /// Tables (`wide-table`).
+    pub tables: usize,
+}
+
+impl Overflow {
+    fn total(self) -> usize {
+        self.code + self.tables
+    }
+
+    fn add(&mut self, other: Overflow) {
+        self.code += other.code;
+        self.tables += other.tables;
+    }
+
+    fn shown(self) -> String {
+        format!("code {:>2}, tables {:>2}", self.code, self.tables)
+    }
+}
+
+/// Counts the `wide-code` and `wide-table` lines among `problems`.
+fn overflow<'a>(problems: impl Iterator<Item = &'a str>) -> Overflow {
+    let mut o = Overflow::default();
+    for p in problems {
+        if p.starts_with("wide-code ") {
+            o.code += 1;
+        } else if p.starts_with("wide-table ") {
+            o.tables += 1;
+        }
+    }
+    o
+}
+
+/// `cargo xtask screenshots [--out DIR] [--only NAME] [--check]`.
+pub fn run(out: &str, only: Option<&str>, check: bool) -> Result {
     if !Path::new(CHROMIUM).exists() {
         return Err(format!(
             "screenshots need headless Chromium ({CHROMIUM}), which is not installed.\n\
@@ -146,8 +290,9 @@ pub fn run(out: &str, only: Option<&str>) -> Result {
     let summary_path = root().join(BOOK).join("src").join("SUMMARY.md");
     let summary = std::fs::read_to_string(&summary_path)
         .map_err(|e| format!("{}: {e}", summary_path.display()))?;
-    let pages: Vec<(usize, Page)> = chapters(&summary)
-        .into_iter()
+    let all = chapters(&summary);
+    let pages: Vec<(usize, &Page)> = all
+        .iter()
         .enumerate()
         .filter(|(_, p)| only.is_none_or(|o| p.source.contains(o)))
         .collect();
@@ -170,6 +315,7 @@ pub fn run(out: &str, only: Option<&str>) -> Result {
     ));
     let mut failures = Vec::new();
     let mut found = 0;
+    let mut screen: Vec<Option<Overflow>> = vec![None; all.len()];
     for (index, page) in &pages {
         let png = out_dir.join(page.png(*index));
         match shoot(&site.0, page, &png) {
@@ -179,6 +325,7 @@ pub fn run(out: &str, only: Option<&str>) -> Result {
                     println!("    {p}");
                 }
                 found += report.problems.len();
+                screen[*index] = Some(report.overflow());
             }
             Err(e) => {
                 println!("{}  FAILED  {}", shown(&png), page.title);
@@ -186,20 +333,100 @@ pub fn run(out: &str, only: Option<&str>) -> Result {
             }
         }
     }
+
+    let (print_px, how) = print_width(&site.0)?;
+    banner(&format!(
+        "the print page (print.html, as the PDF prints it): {print_px} px wide ({how}), \
+         the print style sheet applied, <details> closed"
+    ));
+    let mut print: Vec<Option<Overflow>> = vec![None; all.len()];
+    match measure_print(&site.0, print_px) {
+        Ok(problems) => {
+            let selected = |n: usize| n == 0 || pages.iter().any(|(i, _)| *i + 1 == n);
+            for (n, p) in problems.iter().filter(|(n, _)| selected(*n)) {
+                let title = n
+                    .checked_sub(1)
+                    .and_then(|i| all.get(i))
+                    .map_or("the whole print page", |p| p.title.as_str());
+                println!("{title}: {p}");
+                if p.starts_with("print-emulation-failed") {
+                    failures.push(format!("print.html: {p}"));
+                }
+            }
+            found += problems.iter().filter(|(n, _)| selected(*n)).count();
+            for (i, _) in &pages {
+                print[*i] = Some(overflow(
+                    problems
+                        .iter()
+                        .filter(|(n, _)| *n == *i + 1)
+                        .map(|(_, p)| p.as_str()),
+                ));
+            }
+        }
+        Err(e) => failures.push(format!("print.html: {e}")),
+    }
+
     println!();
     println!(
         "{} screenshot(s) in {}; {found} problem(s) named above",
         pages.len() - failures.len(),
         shown(&out_dir)
     );
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "some pages could not be shot:\n  {}",
+    let totals = overflow_table(&all, &screen, &print, print_px);
+    let total = totals.0.total() + totals.1.total();
+    if !failures.is_empty() {
+        return Err(format!(
+            "some pages could not be measured:\n  {}",
             failures.join("\n  ")
-        ))
+        ));
     }
+    if check && total > 0 {
+        return Err(format!(
+            "{total} code block(s) and table(s) wider than the column (on screen: {}; in print: {})",
+            totals.0.shown(),
+            totals.1.shown()
+        ));
+    }
+    Ok(())
+}
+
+/// Prints, per page measured, its code blocks and tables wider than the
+/// column on screen and in print, and the totals; returns the totals.
+fn overflow_table(
+    pages: &[Page],
+    screen: &[Option<Overflow>],
+    print: &[Option<Overflow>],
+    print_px: u32,
+) -> (Overflow, Overflow) {
+    let width = pages
+        .iter()
+        .map(|p| p.title.chars().count())
+        .max()
+        .unwrap_or(4);
+    let cell = |o: Option<Overflow>| o.map_or("not measured".to_string(), Overflow::shown);
+    println!();
+    println!("code blocks and tables wider than the column:");
+    let screen_head = format!("screen ({WIDTH} px)");
+    println!(
+        "{:width$}  {screen_head:<18}  print ({print_px} px)",
+        "page"
+    );
+    let (mut s, mut p) = (Overflow::default(), Overflow::default());
+    for (i, page) in pages.iter().enumerate() {
+        if screen[i].is_none() && print[i].is_none() {
+            continue;
+        }
+        s.add(screen[i].unwrap_or_default());
+        p.add(print[i].unwrap_or_default());
+        println!(
+            "{:width$}  {:<18}  {}",
+            page.title,
+            cell(screen[i]),
+            cell(print[i])
+        );
+    }
+    println!("{:width$}  {:<18}  {}", "total", s.shown(), p.shown());
+    (s, p)
 }
 
 /// Builds the book with link checking. A failure that still wrote the
@@ -231,7 +458,12 @@ fn shoot(site: &Path, page: &Page, png: &Path) -> Result<(u32, Report)> {
     std::fs::write(&file, prepare(&text)).map_err(|e| format!("{}: {e}", file.display()))?;
     let url = file_url(&file);
 
-    let dom = chromium(&[&format!("--window-size={WIDTH},800"), "--dump-dom", &url])?;
+    let dom = chromium(&[
+        VIRTUAL_TIME,
+        &format!("--window-size={WIDTH},800"),
+        "--dump-dom",
+        &url,
+    ])?;
     let report = parse_report(&dom);
     let height = report
         .height
@@ -241,10 +473,11 @@ fn shoot(site: &Path, page: &Page, png: &Path) -> Result<(u32, Report)> {
     let _ = std::fs::remove_file(png);
     let size = format!("--window-size={WIDTH},{height}");
     let target = format!("--screenshot={}", png.display());
-    let mut said = chromium(&[&size, &target, &url])?;
+    let args = [VIRTUAL_TIME, size.as_str(), target.as_str(), url.as_str()];
+    let mut said = chromium(&args)?;
     if !png.exists() {
         // Seen once in a while on a loaded machine: exit 0 and no file.
-        said = chromium(&[&size, &target, &url])?;
+        said = chromium(&args)?;
     }
     if !png.exists() {
         return Err(format!(
@@ -255,6 +488,83 @@ fn shoot(site: &Path, page: &Page, png: &Path) -> Result<(u32, Report)> {
     }
     Ok((height, report))
 }
+
+/// Measures the copy of `print.html` in a window `width` px wide, with the
+/// print style sheet applied: each problem with its chapter's number (1 for
+/// the first page of `SUMMARY.md`; 0 for the print page as a whole).
+fn measure_print(site: &Path, width: u32) -> Result<Vec<(usize, String)>> {
+    let file = site.join("print.html");
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    std::fs::write(&file, prepare_print(&text)).map_err(|e| format!("{}: {e}", file.display()))?;
+    let dom = chromium(&[
+        VIRTUAL_TIME,
+        // The style sheets are files too: their rules may be read (and
+        // their media queries swapped) only with this.
+        "--allow-file-access-from-files",
+        &format!("--window-size={width},1000"),
+        "--dump-dom",
+        &file_url(&file),
+    ])?;
+    let report = parse_report(&dom);
+    if report.height.is_none() {
+        return Err("the measuring script left no report".to_string());
+    }
+    Ok(report
+        .problems
+        .iter()
+        .map(|line| match line.split_once(' ') {
+            Some((n, rest)) if n.parse::<usize>().is_ok() => {
+                (n.parse().unwrap_or_default(), rest.to_string())
+            }
+            _ => (0, line.clone()),
+        })
+        .collect())
+}
+
+/// The printed page's column in CSS pixels, and how it was found: a probe
+/// page whose media queries show its own width is printed to PDF as
+/// `cargo xtask bundle` prints the book (same flags, so same paper and
+/// margins), and `pdftotext` reads the widest query that matched. Without
+/// `pdftotext`, [`ASSUMED_PRINT_WIDTH`], said so.
+fn print_width(site: &Path) -> Result<(u32, String)> {
+    let (lo, hi) = (300, 1500);
+    let mut page = String::from("<!DOCTYPE html><html><head><style>\nspan{display:none}\n");
+    for w in lo..=hi {
+        page += &format!("@media print and (min-width: {w}px) {{ #w{w} {{ display: inline }} }}\n");
+    }
+    page += "</style></head><body>";
+    for w in lo..=hi {
+        page += &format!("<span id=\"w{w}\">W{w} </span>");
+    }
+    page += "</body></html>\n";
+    let html = site.join("xtask-print-width.html");
+    let pdf = site.join("xtask-print-width.pdf");
+    std::fs::write(&html, page).map_err(|e| format!("{}: {e}", html.display()))?;
+    chromium(&[
+        "--no-pdf-header-footer",
+        &format!("--print-to-pdf={}", pdf.display()),
+        &file_url(&html),
+    ])?;
+    let assumed = |why: &str| (ASSUMED_PRINT_WIDTH, format!("assumed: {why}"));
+    let Ok(text) = Cmd::new("pdftotext", &[&pdf.to_string_lossy(), "-"]).read() else {
+        return Ok(assumed(
+            "pdftotext (poppler-utils) could not read the probe",
+        ));
+    };
+    let widest = text
+        .split_whitespace()
+        .filter_map(|w| w.strip_prefix('W')?.parse::<u32>().ok())
+        .max();
+    Ok(match widest {
+        Some(w) if w < hi => (w, "measured: a probe printed to PDF".to_string()),
+        _ => assumed("the printed probe showed no width"),
+    })
+}
+
+/// Lets Chromium's scripts run for a while before it dumps or shoots a page.
+/// Not for printing to PDF: Debian's Chromium then exits 0 and writes no PDF
+/// (see `bundle.rs`).
+const VIRTUAL_TIME: &str = "--virtual-time-budget=3000";
 
 /// Runs headless Chromium once, with a fresh profile, and returns what it
 /// printed (standard output and error together).
@@ -280,7 +590,6 @@ fn chromium(args: &[&str]) -> Result<String> {
             "--disable-component-update",
             "--disable-sync",
             "--hide-scrollbars",
-            "--virtual-time-budget=3000",
             &user_data,
         ],
     )
@@ -341,11 +650,26 @@ pub fn prepare(html: &str) -> String {
         rest = after;
     }
     out.push_str(rest);
-    match out.rfind("</body>") {
-        Some(at) => out.insert_str(at, MEASURE),
-        None => out.push_str(MEASURE),
+    before_body_end(out, &measure_script(false))
+}
+
+/// The print page's copy: the measuring script, for print, and no print
+/// dialog (mdBook's print page calls `window.print()` once loaded).
+pub fn prepare_print(html: &str) -> String {
+    let script = format!(
+        "<script>window.print = function () {{}};</script>\n{}",
+        measure_script(true)
+    );
+    before_body_end(html.to_string(), &script)
+}
+
+/// `html` with `script` inserted before its `</body>` (or at its end).
+fn before_body_end(mut html: String, script: &str) -> String {
+    match html.rfind("</body>") {
+        Some(at) => html.insert_str(at, script),
+        None => html.push_str(script),
     }
-    out
+    html
 }
 
 /// Reads what the measuring script left in the dumped DOM.
@@ -487,7 +811,15 @@ mod tests {
             "<body><details open><summary>a</summary></details>\
              <details open class=\"x\"></details><detailsx>"
         ));
-        assert!(out.ends_with(&format!("{MEASURE}</body>")));
+        assert!(out.ends_with(&format!("{}</body>", measure_script(false))));
+        assert!(out.contains("var PRINT = false;"));
+        let print = prepare_print(html);
+        assert!(
+            print.contains("<details><summary>"),
+            "print keeps them closed"
+        );
+        assert!(print.contains("var PRINT = true;"));
+        assert!(print.contains("window.print = function () {};"));
     }
 
     #[test]
@@ -508,5 +840,24 @@ mod tests {
             }
         );
         assert_eq!(parse_report("<html></html>"), Report::default());
+    }
+
+    #[test]
+    fn counts_code_and_tables_wider_than_the_column() {
+        let report = Report {
+            height: Some(100),
+            problems: [
+                "wide-code 62px hidden, longest line 110 characters: cargo test",
+                "wide-code 9px wrapped, longest line 101 characters: fn x",
+                "wide-table 12px hidden, first row t1: Exercise | Skeleton",
+                "shrunk-picture diagrams/x.svg shown at 87% of 860x660",
+                "closed-details 3 <details> block(s) closed: not printed",
+            ]
+            .map(String::from)
+            .to_vec(),
+        };
+        assert_eq!(report.overflow(), Overflow { code: 2, tables: 1 });
+        assert_eq!(report.overflow().total(), 3);
+        assert_eq!(Report::default().overflow().total(), 0);
     }
 }

@@ -1,8 +1,8 @@
 //! `cargo xtask stress [--runs N] [--replay R]`: the stress test at full size
-//! (8 clients, 100 000 tasks, random delays and cancels, a shutdown midway)
-//! against every finished version, N times, each run with its own replay number;
-//! `--replay` replays one run. The progression matrix runs it once; this is
-//! the soak.
+//! (8 clients, 100 000 tasks, random delays and cancels, stage 8's resets,
+//! a shutdown midway) against every finished version, N times, each run
+//! with its own replay number; `--replay` replays one run. The progression
+//! matrix runs it once; this is the soak.
 
 use crate::cmd::{Cmd, Result};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -37,6 +37,6 @@ pub fn run(runs: usize, replay: Option<u64>) -> Result<String> {
         .map_err(|e| format!("{e}\nreplay it: cargo xtask stress --replay {replay}"))?;
     }
     Ok(format!(
-        "{runs} run(s) of 100 000 tasks on 6 versions: none lost, none twice"
+        "{runs} run(s) of 100 000 tasks on 7 versions: none lost, none twice"
     ))
 }

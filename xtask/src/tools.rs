@@ -93,6 +93,15 @@ pub fn ensure_one(name: &str) -> Result {
     install(t)
 }
 
+/// The version of one of [`TOOLS`] the book is built with (`?` for a
+/// name that is not one of them).
+pub fn version_of(name: &str) -> &'static str {
+    TOOLS
+        .iter()
+        .find(|t| t.name == name)
+        .map_or("?", |t| t.version)
+}
+
 /// True if the tool runs and reports its pinned version.
 pub fn is_current(name: &str) -> bool {
     TOOLS
