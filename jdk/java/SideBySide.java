@@ -402,6 +402,48 @@ public class SideBySide {
         pool.awaitTermination(5, TimeUnit.SECONDS);
     }
 
+    // The before hook throws on every second call: its task is skipped, and
+    // so is afterExecute, and the task still counts as completed (T17).
+    static void poolBeforeHookThrows() throws InterruptedException {
+        AtomicInteger calls = new AtomicInteger();
+        AtomicInteger after = new AtomicInteger();
+        AtomicInteger afterThrown = new AtomicInteger();
+        AtomicInteger ran = new AtomicInteger();
+        CountDownLatch gate = new CountDownLatch(1);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>()) {
+            @Override
+            protected void beforeExecute(Thread t, Runnable r) {
+                if (calls.incrementAndGet() % 2 == 0) {
+                    throw new RuntimeException("a before hook that throws, " + ON_PURPOSE);
+                }
+            }
+
+            @Override
+            protected void afterExecute(Runnable r, Throwable t) {
+                after.incrementAndGet();
+                if (t != null) {
+                    afterThrown.incrementAndGet();
+                }
+            }
+        };
+        for (int i = 0; i < 10; i++) {
+            pool.execute(() -> {
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                ran.incrementAndGet();
+            });
+        }
+        gate.countDown();
+        pool.shutdown();
+        pool.awaitTermination(10, TimeUnit.SECONDS);
+        line("pool: 10 tasks, the before hook throws on every second call",
+                ran.get() + " ran, the after hook called " + after.get() + " times (" + afterThrown.get()
+                        + " with a throw), " + pool.getCompletedTaskCount() + " completed");
+    }
+
     // 6. A full pool (1 thread busy, a queue of 1 full) offered one more
     // task, under each rejection policy: what happens to it, and to the
     // queued one? Then a task offered after shutdown, under each policy.
@@ -631,6 +673,7 @@ public class SideBySide {
         all.put("timer-long-task-first", SideBySide::timerLongTaskFirst);
         all.put("pool-growth", SideBySide::poolGrowth);
         all.put("pool-worker-replaced", SideBySide::poolWorkerReplaced);
+        all.put("pool-before-hook-throws", SideBySide::poolBeforeHookThrows);
         all.put("pool-rejected-when-full", SideBySide::rejectedWhenFull);
         all.put("pool-rejected-after-shutdown", SideBySide::rejectedAfterShutdown);
         all.put("pool-shutdown-now", SideBySide::shutdownNow);

@@ -56,6 +56,7 @@ const SCENARIOS: &[(&str, fn())] = &[
     ("timer-long-task-first", timer::long_task),
     ("pool-growth", pool::growth),
     ("pool-worker-replaced", pool::worker_replaced),
+    ("pool-before-hook-throws", pool::before_hook_panics),
     ("pool-rejected-when-full", pool::rejected_when_full),
     (
         "pool-rejected-after-shutdown",

@@ -59,6 +59,53 @@ pub fn growth() {
     }
 }
 
+/// The before hook panics (Java: throws) on every second call: its task is
+/// skipped, and so is the after hook, and the task still counts as
+/// completed (T17).
+pub fn before_hook_panics() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let (after, after_thrown) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let ran = Arc::new(AtomicUsize::new(0));
+    let (a, t) = (Arc::clone(&after), Arc::clone(&after_thrown));
+    let pool = presets::single()
+        .before_execute(move |_run, _task| {
+            if calls.fetch_add(1, SeqCst) % 2 == 1 {
+                std::panic::panic_any(ON_PURPOSE);
+            }
+        })
+        .after_execute(move |_run, panic| {
+            a.fetch_add(1, SeqCst);
+            if panic.is_some() {
+                t.fetch_add(1, SeqCst);
+            }
+        })
+        .on_panic(|_| {})
+        .build()
+        .expect("a valid pool");
+    let gate = Gate::new();
+    for _ in 0..10 {
+        let (waiter, ran) = (gate.waiter(), Arc::clone(&ran));
+        pool.execute(move || {
+            waiter.wait();
+            ran.fetch_add(1, SeqCst);
+        })
+        .expect("accepted");
+    }
+    gate.open();
+    pool.shutdown();
+    pool.await_termination(Duration::from_secs(10));
+    line(
+        "pool: 10 tasks, the before hook throws on every second call",
+        &format!(
+            "{} ran, the after hook called {} times ({} with a throw), {} completed",
+            ran.load(SeqCst),
+            after.load(SeqCst),
+            after_thrown.load(SeqCst),
+            pool.completed_task_count()
+        ),
+    );
+}
+
 /// A worker whose task panics (Java: throws) dies, and the pool starts
 /// another.
 pub fn worker_replaced() {

@@ -15,12 +15,27 @@ use crate::task::Runnable;
 
 type Hook = Box<dyn Fn() + Send + Sync>;
 type MessageHook = Box<dyn Fn(&str) + Send + Sync>;
-type AfterHook = Box<dyn Fn(Option<&str>) + Send + Sync>;
+type BeforeHook<T> = Box<dyn Fn(&Execution<'_>, &T) + Send + Sync>;
+type AfterHook = Box<dyn Fn(&Execution<'_>, Option<&str>) + Send + Sync>;
 type DiscardHook<T> = Box<dyn Fn(T) + Send + Sync>;
+
+/// What the before and after hooks are told of the run they surround.
+/// Java passes `beforeExecute` the worker thread and the task, and
+/// `afterExecute` the task and what it threw; here the before hook also
+/// gets the task itself, and the pair (`worker`, `number`) names one run,
+/// so an after hook can tell which before it follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Execution<'a> {
+    /// The worker thread's name (`pool-N-thread-M` from the default
+    /// factory; empty if the factory's thread has none).
+    pub worker: &'a str,
+    /// Which of that worker's tasks this is: 1 for its first.
+    pub number: u64,
+}
 
 /// The pool's hooks; each is optional.
 pub(crate) struct Hooks<T> {
-    pub(crate) before_execute: Option<Hook>,
+    pub(crate) before_execute: Option<BeforeHook<T>>,
     pub(crate) after_execute: Option<AfterHook>,
     pub(crate) on_panic: Option<MessageHook>,
     pub(crate) on_shutdown: Option<Hook>,
@@ -146,17 +161,42 @@ impl<T: Runnable> Builder<T> {
         self
     }
 
-    /// Runs on the worker thread before each task: Java's `beforeExecute`.
-    /// If it panics, the task is dropped unrun and the worker ends as if
-    /// the task had panicked.
-    pub fn before_execute(mut self, hook: impl Fn() + Send + Sync + 'static) -> Self {
+    /// Runs on the worker thread before each task, given the run and the
+    /// task: Java's `beforeExecute`. If it panics, the task is dropped
+    /// unrun, the after hook is not called (as Java skips `afterExecute`),
+    /// the task still counts as completed, and the worker ends with the
+    /// panic and is replaced, as if the task had panicked.
+    pub fn before_execute(
+        mut self,
+        hook: impl Fn(&Execution<'_>, &T) + Send + Sync + 'static,
+    ) -> Self {
         self.hooks.before_execute = Some(Box::new(hook));
         self
     }
 
-    /// Runs on the worker thread after each task, with the panic's message
-    /// if it panicked: Java's `afterExecute`.
-    pub fn after_execute(mut self, hook: impl Fn(Option<&str>) + Send + Sync + 'static) -> Self {
+    /// Runs on the worker thread after each task that ran, with the
+    /// panic's message if it panicked (`None` if it returned): Java's
+    /// `afterExecute`. Not called for a task whose before hook panicked:
+    /// that task never ran.
+    ///
+    /// ```
+    /// use std::sync::mpsc;
+    /// use threadpool_executor::pool::ThreadPool;
+    ///
+    /// let (tx, rx) = mpsc::channel();
+    /// let pool = ThreadPool::builder()
+    ///     .after_execute(move |run, panic| {
+    ///         let _ = tx.send((run.number, panic.map(str::to_owned)));
+    ///     })
+    ///     .build()?;
+    /// pool.execute(|| {}).unwrap();
+    /// assert_eq!(rx.recv().unwrap(), (1, None));
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
+    pub fn after_execute(
+        mut self,
+        hook: impl Fn(&Execution<'_>, Option<&str>) + Send + Sync + 'static,
+    ) -> Self {
         self.hooks.after_execute = Some(Box::new(hook));
         self
     }

@@ -23,7 +23,9 @@
 //! 6. [`no_recheck`]: `execute` without the look after queuing: a task
 //!    queued while `shutdown` finishes is stranded (T7).
 //! 7. [`no_replacement`]: a worker's exit without the replacement: N
-//!    panics strand every queued task (T6).
+//!    panics strand every queued task (T6). [`after_hook_always`]: the
+//!    hooks around a task caught as one, so the after hook hears of a
+//!    task that never ran.
 //! 8. [`reject`]: Abort, CallerRuns, Discard, DiscardOldest, and your own
 //!    (T3); no rejected task is ever lost without a trace.
 //! 9. [`factory`]: where threads come from, `pool-N-thread-M`, and a
@@ -61,6 +63,7 @@ pub mod queue;
 pub mod pool;
 pub mod worker;
 
+pub mod after_hook_always;
 pub mod no_recheck;
 pub mod no_replacement;
 

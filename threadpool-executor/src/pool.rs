@@ -48,6 +48,10 @@ pub enum Variant {
     /// A worker that dies of a panic is not replaced (no_replacement.rs):
     /// as many panics as workers strand every queued task (T6).
     NoReplacement,
+    /// The before hook and the task are caught as one
+    /// (after_hook_always.rs): a before hook's panic reaches the after
+    /// hook as if the task had run and panicked.
+    AfterHookAlways,
 }
 
 /// The parameters a caller may change while the pool runs. Read without a

@@ -14,16 +14,20 @@
 //!   word.
 //! - A task that panics is counted as completed, shown to the after hook,
 //!   and ends the worker, as an exception ends Java's; the exit replaces it
-//!   (T6), then reports the panic.
+//!   (T6), then reports the panic. A before hook that panics ends the
+//!   worker the same way, with its task unrun and no after hook: the
+//!   after hook hears only of tasks that ran (after_hook_always.rs shows
+//!   what goes wrong otherwise).
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering::{Release, SeqCst};
 
 use interrupt_cancel::interrupt::{InterruptHandle, InterruptToken};
 
-use crate::builder::panic_message;
+use crate::after_hook_always;
+use crate::builder::{Execution, panic_message};
 use crate::ctl::RunState;
-use crate::pool::Core;
+use crate::pool::{Core, Variant};
 use crate::sync::{Arc, AtomicU64, Mutex, thread};
 use crate::task::Runnable;
 
@@ -141,6 +145,8 @@ pub(crate) fn run<T: Runnable>(core: Arc<Core<T>>, worker: Arc<Worker<T>>) {
 // ANCHOR: run_worker
 /// Runs tasks until `get_task` says to stop; unwinds if a task panics.
 fn run_worker<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) {
+    let thread = std::thread::current();
+    let name = thread.name().unwrap_or_default();
     let mut first = worker.first_task.lock().take();
     while let Some(task) = first.take().or_else(|| get_task(core, worker)) {
         let locked_at = worker.lock_for_task();
@@ -154,16 +160,16 @@ fn run_worker<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) {
         if stopping && !worker.token.is_interrupted() {
             worker.interrupt.interrupt();
         }
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-            if let Some(before) = &core.hooks.before_execute {
-                before();
-            }
-            task.run();
+        let run = Execution {
+            worker: name,
+            number: locked_at / COMPLETED + 1,
+        };
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| match core.variant {
+            Variant::AfterHookAlways => after_hook_always::run_task(core, &run, task),
+            _ => run_task(core, &run, task),
         }));
+        // Counted whichever hook or task panicked, as Java's `finally`.
         worker.unlock_after_task(locked_at);
-        if let Some(after) = &core.hooks.after_execute {
-            after(outcome.as_ref().err().map(|panic| panic_message(&**panic)));
-        }
         if let Err(panic) = outcome {
             // The worker dies with its task, as in Java.
             panic::resume_unwind(panic);
@@ -171,6 +177,28 @@ fn run_worker<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) {
     }
 }
 // ANCHOR_END: run_worker
+
+// ANCHOR: run_task
+/// One task between its hooks. A before hook that panics unwinds from
+/// here with the task unrun: the after hook is for tasks that ran, so it
+/// is not called (Java's `afterExecute` is skipped when `beforeExecute`
+/// throws). A task that panics is shown to the after hook, then unwinds.
+fn run_task<T: Runnable>(core: &Core<T>, run: &Execution<'_>, task: T) {
+    if let Some(before) = &core.hooks.before_execute {
+        before(run, &task);
+    }
+    let Some(after) = &core.hooks.after_execute else {
+        return task.run();
+    };
+    match panic::catch_unwind(AssertUnwindSafe(|| task.run())) {
+        Ok(()) => after(run, None),
+        Err(panic) => {
+            after(run, Some(panic_message(&*panic)));
+            panic::resume_unwind(panic);
+        }
+    }
+}
+// ANCHOR_END: run_task
 
 /// The next task, or `None` if this worker should leave; then the worker
 /// count was already lowered for it.

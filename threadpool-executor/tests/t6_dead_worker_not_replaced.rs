@@ -183,7 +183,7 @@ fn t6_dead_worker_not_replaced_after_hook_sees_the_panic() {
     let rec = Recorder::new();
     let r = rec.clone();
     let pool = ThreadPool::builder()
-        .after_execute(move |panic| {
+        .after_execute(move |_run, panic| {
             r.record(format!("after: {panic:?}"));
         })
         .on_panic(|_| {})

@@ -189,8 +189,8 @@ fn t8_shutdown_hooks_and_counters() {
         .core_pool_size(2)
         .maximum_pool_size(2)
         .queue(TaskQueue::unbounded())
-        .before_execute(before_hook)
-        .after_execute(move |panic| {
+        .before_execute(move |_run, _task| before_hook())
+        .after_execute(move |_run, panic| {
             assert!(panic.is_none());
             after_hook();
         })

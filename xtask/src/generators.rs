@@ -175,6 +175,14 @@ pub const GENERATORS: &[Generator] = &[
         "src/worker.rs",
         "t6-no-replacement-to-replacement.diff",
     ),
+    // Stage 6: T17, the hooks around a task, caught as one or apart.
+    Generator::anchor_diff(
+        "threadpool-executor",
+        "run_task",
+        "src/after_hook_always.rs",
+        "src/worker.rs",
+        "t17-after-hook-always-to-run-task.diff",
+    ),
     // Stage 6: T7, what `execute` does once the task is queued.
     Generator::anchor_diff(
         "threadpool-executor",
