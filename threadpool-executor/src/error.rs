@@ -167,3 +167,35 @@ impl<T> fmt::Display for Rejected<T> {
 }
 
 impl<T> std::error::Error for Rejected<T> {}
+
+/// Why [`invoke_any`](crate::pool::ThreadPool::invoke_any) has no value
+/// to give.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InvokeError {
+    /// No jobs were given: Java's `IllegalArgumentException`.
+    NoJobs,
+    /// Every job panicked; the last panic's message: Java's
+    /// `ExecutionException`.
+    AllPanicked(String),
+    /// No job returned within the time given; every job was cancelled:
+    /// Java's `TimeoutException`.
+    Timeout,
+    /// The pool refused a job before any returned: Java's
+    /// `RejectedExecutionException`.
+    Rejected(Reason),
+}
+
+impl fmt::Display for InvokeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InvokeError::NoJobs => f.write_str("no jobs to invoke"),
+            InvokeError::AllPanicked(message) => {
+                write!(f, "every job panicked; the last: {message}")
+            }
+            InvokeError::Timeout => f.write_str("no job returned in time"),
+            InvokeError::Rejected(reason) => write!(f, "a job was rejected: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for InvokeError {}

@@ -31,6 +31,7 @@
 //! threads instead; a lock is the shape the rest of this crate, and loom,
 //! already know.)
 
+use std::any::Any;
 use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering::SeqCst;
@@ -193,6 +194,9 @@ struct Slot<V> {
     runner: Option<InterruptHandle>,
     /// The job's value or panic message, once `Normal` or `Exceptional`.
     outcome: Option<Result<V, String>>,
+    /// The panic's payload itself, until someone takes it
+    /// ([`FutureTask::take_panic`]).
+    payload: Option<Box<dyn Any + Send>>,
 }
 
 /// A job and the future of its result: run it once ([`FutureTask::run`])
@@ -261,6 +265,7 @@ impl<V, J> FutureTask<V, J> {
             slot: Mutex::new(Slot {
                 runner: None,
                 outcome: None,
+                payload: None,
             }),
             done: Condvar::new(),
             job: Mutex::new(job),
@@ -302,13 +307,9 @@ impl<V, J: Job<V> + ?Sized> FutureTask<V, J> {
             return;
         }
         if self.start() {
-            match self.job.lock().call() {
-                Some(Ok(value)) => self.complete(FutureState::Normal, Ok(value)),
-                Some(Err(panic)) => {
-                    let message = panic_message(&*panic).to_owned();
-                    self.complete(FutureState::Exceptional, Err(message));
-                }
-                None => {} // discarded by a cancel, or run already
+            // `None`: discarded by a cancel, or run already.
+            if let Some(outcome) = self.job.lock().call() {
+                self.complete(outcome);
             }
         }
         self.release();
@@ -327,10 +328,7 @@ impl<V, J: Job<V> + ?Sized> FutureTask<V, J> {
         if self.start() {
             match self.job.lock().call() {
                 Some(Ok(_value)) => ran = true,
-                Some(Err(panic)) => {
-                    let message = panic_message(&*panic).to_owned();
-                    self.complete(FutureState::Exceptional, Err(message));
-                }
+                Some(Err(panic)) => self.complete(Err(panic)),
                 None => {}
             }
         }
@@ -355,16 +353,35 @@ impl<V, J: Job<V> + ?Sized> FutureTask<V, J> {
         self.state() == FutureState::New
     }
 
-    /// Leaves `New` for `Completing` and then `final_state`, storing the
-    /// outcome, unless a `cancel` left `New` first (its outcome wins, and
-    /// this one is dropped).
-    fn complete(&self, final_state: FutureState, outcome: Result<V, String>) {
+    /// Leaves `New` for `Completing` and then `Normal` or `Exceptional`,
+    /// storing the value or the panic, unless a `cancel` left `New` first
+    /// (its outcome wins, and this one is dropped).
+    fn complete(&self, outcome: std::thread::Result<V>) {
         if self.cas_state(FutureState::New, FutureState::Completing) {
             let mut slot = self.slot.lock();
-            slot.outcome = Some(outcome);
+            let final_state = match outcome {
+                Ok(value) => {
+                    slot.outcome = Some(Ok(value));
+                    FutureState::Normal
+                }
+                Err(panic) => {
+                    slot.outcome = Some(Err(panic_message(&*panic).to_owned()));
+                    slot.payload = Some(panic);
+                    FutureState::Exceptional
+                }
+            };
             self.state.store(final_state as u32, SeqCst);
             self.done.notify_all();
         }
+    }
+
+    /// The payload the job panicked with, for the first caller that asks
+    /// (`None` after that, or if it did not panic): what Java's
+    /// `ExecutionException::getCause` gives, and what
+    /// `std::panic::resume_unwind` takes to pass the panic on.
+    /// [`get`](FutureTask::get) reports the panic's message either way.
+    pub fn take_panic(&self) -> Option<Box<dyn Any + Send>> {
+        self.slot.lock().payload.take()
     }
 
     // ANCHOR: release

@@ -32,7 +32,9 @@
 //!    factory that fails (T9).
 //! 10. [`presets`]: fixed, single and cached pools (T9).
 //! 11. [`future`]: a task whose result someone waits for, its seven
-//!     states changed by CAS, and a claim that runs it at most once (T11).
+//!     states changed by CAS, and a claim that runs it at most once (T11);
+//!     [`submit`]: the pool's `submit`, `invoke_all` and `invoke_any` on
+//!     top of it.
 //! 12. [`deadline`]: a point on the pool's clock, compared and never
 //!     subtracted, saturating instead of overflowing (T15's fix).
 //! 13. [`delayed_queue`]: the scheduled pool's queue: a heap whose items
@@ -77,6 +79,7 @@ pub mod herd;
 pub mod successor;
 
 pub mod future;
+pub mod submit;
 
 pub mod scheduled;
 
