@@ -22,6 +22,8 @@ use std::mem;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
 use std::time::Duration;
 
+use parking_lot::RwLock;
+
 use crate::builder::{Builder, Hooks, check_keep_alive, check_sizes};
 use crate::ctl::{Ctl, RunState, Word};
 use crate::error::{ConfigError, Reason, Rejected};
@@ -112,8 +114,12 @@ pub(crate) struct Core<T> {
     /// Notified (under `main`) when the state becomes TERMINATED.
     termination: Condvar,
     pub(crate) config: Config,
-    factory: Box<dyn ThreadFactory>,
-    policy: Box<dyn RejectPolicy<T>>,
+    /// Settable while the pool runs, as Java's `setThreadFactory`: read
+    /// (the `Arc` cloned out) only when a worker starts.
+    factory: RwLock<Arc<dyn ThreadFactory>>,
+    /// Settable while the pool runs, as Java's
+    /// `setRejectedExecutionHandler`: read only when a task is refused.
+    policy: RwLock<Arc<dyn RejectPolicy<T>>>,
     pub(crate) hooks: Hooks<T>,
     discarded: AtomicU64,
     pub(crate) variant: Variant,
@@ -155,8 +161,8 @@ impl<T: Runnable> Core<T> {
                 allow_core_timeout: AtomicBool::new(allow_core_timeout),
                 setters: Mutex::new(()),
             },
-            factory,
-            policy,
+            factory: RwLock::new(Arc::from(factory)),
+            policy: RwLock::new(Arc::from(policy)),
             hooks,
             discarded: AtomicU64::new(0),
             variant,
@@ -285,7 +291,8 @@ impl<T: Runnable> Core<T> {
             let (core, worker) = (Arc::clone(self), Arc::clone(&worker));
             Box::new(move || worker::run(core, worker))
         };
-        match self.factory.new_thread(body) {
+        let factory = Arc::clone(&self.factory.read());
+        match factory.new_thread(body) {
             Ok(thread) => {
                 let finished = {
                     let mut workers = self.main.lock();
@@ -335,8 +342,10 @@ impl<T: Runnable> Core<T> {
 
     /// Hands a rejected task to the policy.
     pub(crate) fn reject(self: &Arc<Self>, task: T, reason: Reason) -> Result<(), Rejected<T>> {
-        self.policy
-            .rejected(task, &Saturated { core: self, reason })
+        // Cloned out: a policy that runs the task (CallerRuns) must not
+        // hold the lock while it does.
+        let policy = Arc::clone(&self.policy.read());
+        policy.rejected(task, &Saturated { core: self, reason })
     }
 
     /// Counts a discarded task and gives it to the discard hook.
@@ -756,6 +765,41 @@ impl<T: Runnable> ThreadPool<T> {
                 .interrupt_idle_workers(&self.core.main.lock(), false);
         }
         Ok(())
+    }
+
+    /// The thread factory workers are started with now.
+    pub fn thread_factory(&self) -> Arc<dyn ThreadFactory> {
+        Arc::clone(&self.core.factory.read())
+    }
+
+    /// Starts every worker from now on with `factory`: Java's
+    /// `setThreadFactory`. Workers already running keep their threads.
+    pub fn set_thread_factory(&self, factory: impl ThreadFactory) {
+        *self.core.factory.write() = Arc::new(factory);
+    }
+
+    /// The rejection policy now.
+    pub fn reject_policy(&self) -> Arc<dyn RejectPolicy<T>> {
+        Arc::clone(&self.core.policy.read())
+    }
+
+    /// Hands every task refused from now on to `policy`: Java's
+    /// `setRejectedExecutionHandler`.
+    ///
+    /// ```
+    /// use threadpool_executor::ThreadPool;
+    /// use threadpool_executor::reject::Discard;
+    ///
+    /// let pool = ThreadPool::builder().build()?;
+    /// pool.shutdown();
+    /// assert!(pool.execute(|| {}).is_err(), "Abort, the default, refuses");
+    /// pool.set_reject_policy(Discard);
+    /// assert!(pool.execute(|| {}).is_ok(), "Discard drops it and says Ok");
+    /// assert_eq!(pool.discarded_count(), 1);
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
+    pub fn set_reject_policy(&self, policy: impl RejectPolicy<T>) {
+        *self.core.policy.write() = Arc::new(policy);
     }
 
     /// Starts one core thread, idle until a task comes, if fewer than core

@@ -915,6 +915,28 @@ impl ScheduledThreadPool {
         self.pool.ctl()
     }
 
+    /// The thread factory workers are started with now.
+    pub fn thread_factory(&self) -> Arc<dyn ThreadFactory> {
+        self.pool.thread_factory()
+    }
+
+    /// Starts every worker from now on with `factory`: Java's
+    /// `setThreadFactory`.
+    pub fn set_thread_factory(&self, factory: impl ThreadFactory) {
+        self.pool.set_thread_factory(factory);
+    }
+
+    /// The rejection policy now.
+    pub fn reject_policy(&self) -> Arc<dyn RejectPolicy<Arc<ScheduledTask>>> {
+        self.pool.reject_policy()
+    }
+
+    /// Hands every task refused from now on to `policy`: Java's
+    /// `setRejectedExecutionHandler`.
+    pub fn set_reject_policy(&self, policy: impl RejectPolicy<Arc<ScheduledTask>>) {
+        self.pool.set_reject_policy(policy);
+    }
+
     /// The delayed queue, to look at (its length counts cancelled tasks
     /// that are still in it).
     pub fn queue(&self) -> &DelayedQueue<ScheduledTask> {

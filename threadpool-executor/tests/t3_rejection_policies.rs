@@ -214,3 +214,20 @@ fn t3_rejection_policies_user_policy() {
     let ran = s.finish();
     assert_eq!(ran, ["kept", "kept after shutdown", "running", "queued 1"]);
 }
+
+/// The policy can be swapped while the pool runs (Java's
+/// `setRejectedExecutionHandler`); the next refusal goes to the new one.
+#[test]
+fn t3_policy_set_after_build() {
+    let pool = ThreadPool::builder()
+        .thread_factory(support::threads(&prefix("t3-set")))
+        .build()
+        .unwrap();
+    pool.shutdown();
+    let refused = pool.execute(|| {}).expect_err("Abort refuses");
+    assert_eq!(refused.reason(), Reason::Shutdown);
+    pool.set_reject_policy(Discard);
+    assert!(pool.execute(|| {}).is_ok(), "Discard drops it, counted");
+    assert_eq!(pool.discarded_count(), 1);
+    let _policy = pool.reject_policy();
+}

@@ -226,3 +226,36 @@ fn t9_thread_factory_never_starts_a_thread() {
         "every failed worker rolled back"
     );
 }
+
+/// The factory can be swapped while the pool runs (Java's
+/// `setThreadFactory`): the next worker comes from the new one, the
+/// running ones keep their threads.
+#[test]
+fn t9_thread_factory_set_after_build() {
+    let (first, second) = (prefix("t9-set-a"), prefix("t9-set-b"));
+    let pool = ThreadPool::builder()
+        .core_pool_size(2)
+        .maximum_pool_size(2)
+        .thread_factory(support::threads(&first))
+        .build()
+        .unwrap();
+    let gate = Gate::new();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = gate.waiter();
+    let t = tx.clone();
+    pool.execute(move || {
+        t.send(support::me()).unwrap();
+        waiter.wait();
+    })
+    .unwrap();
+    assert!(rx.recv().unwrap().starts_with(&first));
+    pool.set_thread_factory(support::threads(&second));
+    pool.execute(move || tx.send(support::me()).unwrap())
+        .unwrap();
+    assert!(
+        rx.recv().unwrap().starts_with(&second),
+        "the second worker, from the new factory"
+    );
+    gate.open();
+    let _factory: Arc<dyn ThreadFactory> = pool.thread_factory();
+}
