@@ -67,15 +67,19 @@ struct Tally {
     took: Duration,
 }
 
-/// Runs the audit: `runs` times each, under load; fails naming every test
-/// whose verdict changed.
-pub fn run(runs: usize) -> Result {
+/// Runs the audit: `runs` times each, under load (only the stages whose
+/// names contain `only`, if given); fails naming every test whose verdict
+/// changed.
+pub fn run(runs: usize, only: Option<&str>) -> Result {
     banner(&format!(
         "determinism audit: every reproduction and red check, {runs} time(s) each, every core loaded"
     ));
     let (packages, exes) = ftf::test_exes()?;
     let mut tallies = Vec::new();
     for (i, exe) in exes.iter().enumerate() {
+        if only.is_some_and(|only| !exe.package.contains(only)) {
+            continue;
+        }
         for name in cargo::default_tests(exe)? {
             if name
                 .rsplit("::")

@@ -211,7 +211,7 @@ fn failing_then_fixed() -> Result<String> {
 const AUDIT_RUNS: usize = 2;
 
 fn determinism() -> Result<String> {
-    audit::run(AUDIT_RUNS)?;
+    audit::run(AUDIT_RUNS, None)?;
     Ok(format!("{AUDIT_RUNS} runs each, no verdict changed"))
 }
 

@@ -13,8 +13,8 @@
 //! - `prose`: the book's words: no figure from a run typed into prose, no
 //!   chapter named by number;
 //! - `ftf`: the failing-then-fixed check alone;
-//! - `audit [N]`: every reproduction and red check N times under load (the
-//!   determinism audit); `audit --whole [N]`: every stage's whole default
+//! - `audit [N] [--only STAGE]`: every reproduction and red check N times
+//!   under load (the determinism audit); `audit --whole [N]`: every stage's whole default
 //!   test run N times under load;
 //! - `stress [--runs N] [--replay R]`: every finished version under stress,
 //!   every task accounted for once;
@@ -67,7 +67,8 @@ cargo xtask <command>
   prose       check the book's words: no figure from a run typed into prose (each must be
               included from book/src/generated), no chapter named by number
   ftf         the failing-then-fixed check: every ignored test must fail, naming its bug
-  audit [N]   run every reproduction and red check N times (default 20) with every core
+  audit [N] [--only STAGE]
+              run every reproduction and red check N times (default 20) with every core
               loaded, and name any whose verdict changed
   audit --whole [N] [--only STAGE]
               run every stage's whole default test run N times (default 20) with every
@@ -145,7 +146,7 @@ fn dispatch(args: &[String]) -> cmd::Result {
             if whole {
                 audit::whole(runs, only.as_deref()).map(drop)
             } else {
-                audit::run(runs)
+                audit::run(runs, only.as_deref())
             }
         }
         "stress" => {
