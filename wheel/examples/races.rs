@@ -45,6 +45,51 @@ fn held(window: &'static str, rec: &Recorder, add: impl FnOnce() + Send, meanwhi
     });
 }
 
+/// The widest line the book's code column shows whole, on screen and in
+/// print (the xtask's `timelines::COLUMNS`).
+const COLUMNS: usize = 88;
+
+/// Where an event's text starts in its log line: after the time and the
+/// thread's name (`kit::Recorder`'s format).
+const TEXT_AT: usize = 27;
+
+/// Prints the recorder's log with every line wider than [`COLUMNS`] broken
+/// at spaces, each piece after the first under the event's text.
+fn print_log(rec: &Recorder) {
+    for line in rec.log().lines() {
+        print!("{}", wrap(line));
+    }
+}
+
+/// `line` broken at spaces into lines of at most [`COLUMNS`] characters
+/// (a longer word stays whole); the pieces after the first start at
+/// [`TEXT_AT`]. Ends with a newline.
+fn wrap(line: &str) -> String {
+    let (head, text) = match line.char_indices().nth(TEXT_AT) {
+        Some((at, _)) if line.chars().count() > COLUMNS => line.split_at(at),
+        _ => return format!("{line}\n"),
+    };
+    let mut out = String::new();
+    let mut current = head.to_string();
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if !empty && current.chars().count() + 1 + word.chars().count() > COLUMNS {
+            out.push_str(&current);
+            out.push('\n');
+            current = " ".repeat(TEXT_AT);
+            empty = true;
+        }
+        if !empty {
+            current.push(' ');
+        }
+        current.push_str(word);
+        empty = false;
+    }
+    out.push_str(&current);
+    out.push('\n');
+    out
+}
+
 fn job(rec: &Recorder, what: &'static str) -> Job {
     let rec = rec.clone();
     Box::new(move || {
@@ -91,7 +136,7 @@ fn cursor_race() {
         },
     );
     rec.eventually("task ran", ms(2000));
-    print!("{}", rec.log());
+    print_log(&rec);
     drop(wheel.stop());
     println!();
     println!("The single-owner hashed wheel, its adder held between the clock and the send:");
@@ -111,7 +156,7 @@ fn cursor_race() {
         },
     );
     rec.eventually("task ran", ms(2000));
-    print!("{}", rec.log());
+    print_log(&rec);
     drop(wheel.stop());
 }
 
@@ -150,7 +195,7 @@ fn ticker_waits() {
         },
     );
     rec.eventually("other task ran", ms(2000));
-    print!("{}", rec.log());
+    print_log(&rec);
     println!("(the ticker spun {} times)", wheel.stats().spins);
     drop(wheel.stop());
     println!();
@@ -176,7 +221,7 @@ fn ticker_waits() {
         },
     );
     rec.eventually("held adder's task ran", ms(2000));
-    print!("{}", rec.log());
+    print_log(&rec);
     drop(wheel.stop());
 }
 
