@@ -67,6 +67,21 @@ impl ThreadCpu {
         ThreadCpu { tid, clock }
     }
 
+    /// The calling thread (its id read from `/proc/thread-self`, which
+    /// links to `<pid>/task/<tid>`).
+    ///
+    /// # Errors
+    /// If `/proc` is not mounted.
+    pub fn current() -> std::io::Result<ThreadCpu> {
+        let link = std::fs::read_link("/proc/thread-self")?;
+        let tid = link
+            .file_name()
+            .and_then(|tid| tid.to_str())
+            .and_then(|tid| tid.parse().ok())
+            .ok_or_else(|| std::io::Error::other(format!("/proc/thread-self is {link:?}")))?;
+        Ok(ThreadCpu::of_tid(tid))
+    }
+
     /// The Linux thread id.
     pub fn tid(&self) -> i32 {
         self.tid

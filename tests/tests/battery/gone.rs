@@ -10,6 +10,7 @@
 
 use std::time::{Duration, Instant};
 
+use kit::cpu::ThreadCpu;
 use kit::threads::{MAX_NAME, tids_named};
 
 /// Whether no thread named `name` is left, waiting at most `within` for
@@ -33,5 +34,72 @@ pub fn gone_within(name: &str, within: Duration) -> bool {
             return false;
         }
         std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// A thread watched from before it is asked to end: how long it waited for
+/// a core while watched, to tell its own lateness (asleep in a wait) from
+/// a loaded machine's (ready to run, and not given a core).
+pub struct Watch {
+    /// Each thread of the name: its id, and how long it had waited for a
+    /// core when first and when last seen.
+    threads: Vec<(i32, Duration, Duration)>,
+    name: String,
+}
+
+impl Watch {
+    /// Starts watching the threads named `name` now.
+    pub fn start(name: &str) -> Watch {
+        let threads = tids_named(name)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|tid| {
+                let waited = ThreadCpu::of_tid(tid).waited_for_cpu().ok()?;
+                Some((tid, waited, waited))
+            })
+            .collect();
+        Watch {
+            threads,
+            name: name.to_owned(),
+        }
+    }
+
+    /// As [`gone_within`], reading each thread's wait for a core at every
+    /// look (the last before it ended is at most a millisecond old).
+    pub fn gone_within(&mut self, within: Duration) -> bool {
+        let deadline = Instant::now() + within;
+        loop {
+            self.look();
+            if self.threads.iter().all(|&(tid, ..)| !self.named(tid)) {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// How long the threads waited for a core while watched, in all.
+    pub fn waited(&mut self) -> Duration {
+        self.look();
+        self.threads
+            .iter()
+            .map(|&(_, first, last)| last - first)
+            .sum()
+    }
+
+    fn look(&mut self) {
+        for (tid, _, last) in &mut self.threads {
+            if let Ok(waited) = ThreadCpu::of_tid(*tid).waited_for_cpu() {
+                *last = waited;
+            }
+        }
+    }
+
+    fn named(&self, tid: i32) -> bool {
+        let wanted = &self.name.as_bytes()[..self.name.len().min(MAX_NAME)];
+        std::fs::read(format!("/proc/self/task/{tid}/comm"))
+            .is_ok_and(|comm| comm.strip_suffix(b"\n").unwrap_or(&comm) == wanted)
     }
 }

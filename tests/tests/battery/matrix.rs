@@ -115,6 +115,9 @@ impl Column {
     }
 }
 
+/// How many times a cell the wave found unclear is asked again, alone.
+const UNCLEAR_RETRIES: usize = 2;
+
 /// How long each wave took: what `run` measured, for the details.
 pub type Took = Vec<(Wave, Duration)>;
 
@@ -154,7 +157,21 @@ pub fn run(versions: &[Version], columns: &[Column]) -> (Vec<Vec<Outcome>>, Took
                 })
                 .collect()
         });
-        for (i, outcomes) in ran {
+        for (i, mut outcomes) in ran {
+            // A cell the wave could not judge (a machine too loaded for a
+            // bound on the clock) is asked again, alone, after its wave:
+            // the wave's own threads no longer share the cores with it.
+            for (v, outcome) in outcomes.iter_mut().enumerate() {
+                for again in 1..=UNCLEAR_RETRIES {
+                    if outcome.verdict != Verdict::Unclear {
+                        break;
+                    }
+                    let first = std::mem::take(&mut outcome.detail);
+                    *outcome = columns[i].run(&versions[v]);
+                    outcome.detail =
+                        format!("{}; asked again ({again}), first: {first}", outcome.detail);
+                }
+            }
             by_column[i] = Some(outcomes);
         }
         took.push((wave, start.elapsed()));
