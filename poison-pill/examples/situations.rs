@@ -73,7 +73,7 @@ impl Held {
                 "**{bug}**: ends at {} ms{}",
                 in_ms(d),
                 if self.at_deadline {
-                    " (the deadline)"
+                    ", the deadline"
                 } else {
                     ""
                 }
@@ -152,15 +152,17 @@ fn main() {
     ];
     let far = in_ms(ms(FAR_MS));
     let situations = [
-        "1. a task running, none queued".to_owned(),
-        "2. a task running, 3 queued, due now".to_owned(),
-        "3. no task running, none queued".to_owned(),
-        format!("4. no task running, 1 queued, due in {far} ms"),
+        "1. a task runs, none queued".to_owned(),
+        "2. a task runs, 3 queued, due now".to_owned(),
+        "3. no task runs, none queued".to_owned(),
+        format!("4. no task runs, 1 queued, due in {far} ms"),
         "4′. as 4, in the window".to_owned(),
     ];
 
     // One row per version, one column per situation: the table stays
-    // narrow enough for the book's page.
+    // narrow enough for the book's page, printed too. Each column is as wide
+    // as its longest word: "runs" and ", the deadline" where "running," and
+    // "(the deadline)" made it wider than the printed page.
     print!("| version |");
     for situation in &situations {
         print!(" {situation} |");
