@@ -35,7 +35,9 @@ impl Semaphore {
         *sync::lock(&self.count) += 1;
         self.changed.notify_one();
     }
+    // ANCHOR_END: semaphore
 
+    // ANCHOR: semaphore_wait
     /// Takes a permit, sleeping until there is one.
     pub fn wait(&self) {
         let mut count = sync::lock(&self.count);
@@ -64,7 +66,7 @@ impl Semaphore {
         true
     }
 }
-// ANCHOR_END: semaphore
+// ANCHOR_END: semaphore_wait
 
 #[cfg(all(test, not(loom)))]
 mod tests {

@@ -325,7 +325,9 @@ fn next_deadline(shared: &Shared) -> Option<Instant> {
     }
     None
 }
+// ANCHOR_END: run
 
+// ANCHOR: run_due
 /// Runs every due item, unlocking around each handler. Returns the number
 /// of items left once shutdown has begun and nothing more is due.
 fn run_due(shared: &Shared) -> Option<usize> {
@@ -347,4 +349,4 @@ fn pop_due(items: &mut BinaryHeap<Item>, now: Instant) -> Option<Item> {
     let head = items.peek_mut()?;
     (head.due <= now).then(|| PeekMut::pop(head))
 }
-// ANCHOR_END: run
+// ANCHOR_END: run_due
