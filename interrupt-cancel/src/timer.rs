@@ -928,6 +928,8 @@ fn reschedule(
         // Timer::cancel ran while this task was out of the heap.
         task.state = TaskState::Cancelled;
     }
+    // ANCHOR_END: reschedule
+    // ANCHOR: reschedule_back
     match next {
         Some(deadline) if task.state == TaskState::Scheduled => {
             let seq = state.next_seq;
@@ -949,7 +951,7 @@ fn reschedule(
         }
     }
 }
-// ANCHOR_END: reschedule
+// ANCHOR_END: reschedule_back
 
 impl Drop for Timer {
     /// Cancels the timer, asks a running task to stop (raises the
