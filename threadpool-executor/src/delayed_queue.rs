@@ -523,6 +523,8 @@ impl<T: Delayed + ?Sized> DelayedQueue<T> {
                 _ => shared.park(state, limit),
             }
         };
+        // ANCHOR_END: take
+        // ANCHOR: take_hand_on
         // Whatever ends this call (an item, a time-out, an interrupt), a
         // head nobody times would be missed: the followers wait untimed.
         // Wake one to lead.
@@ -531,7 +533,7 @@ impl<T: Delayed + ?Sized> DelayedQueue<T> {
         }
         taken
     }
-    // ANCHOR_END: take
+    // ANCHOR_END: take_hand_on
 }
 
 impl<T: Delayed + ?Sized> WorkQueue<Arc<T>> for DelayedQueue<T> {
