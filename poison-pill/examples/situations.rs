@@ -65,12 +65,14 @@ impl Held {
         self.ended_after.is_some_and(|d| d <= ms(MARGIN_MS))
     }
 
-    /// The cell: `bug` names what a late or missing end shows here.
+    /// The cell: `bug` names what a late or missing end shows here. A time
+    /// keeps its unit on its line (a no-break space): the table's columns are
+    /// narrow, and "ends at 4" above "ms" read as two facts.
     fn cell(&self, bug: &str) -> String {
         let mut cell = match self.ended_after {
-            None => format!("**{bug}**: still running at {} ms", in_ms(self.waited)),
+            None => format!("**{bug}**: still running at {}\u{a0}ms", in_ms(self.waited)),
             Some(d) if !self.on_time() => format!(
-                "**{bug}**: ends at {} ms{}",
+                "**{bug}**: ends at {}\u{a0}ms{}",
                 in_ms(d),
                 if self.at_deadline {
                     ", the deadline"
@@ -78,7 +80,7 @@ impl Held {
                     ""
                 }
             ),
-            Some(d) => format!("ends at {} ms", in_ms(d)),
+            Some(d) => format!("ends at {}\u{a0}ms", in_ms(d)),
         };
         if self.cancel_blocked {
             cell += " ‡";
@@ -94,8 +96,8 @@ impl Held {
 fn running<T: Version>(prefix: &str, situation: Situation, queued: usize) -> String {
     let run = cancel_in::<T>(prefix, situation);
     let mut cell = match run.ended_after {
-        Some(d) if d <= ms(MARGIN_MS) => format!("ends at {} ms", in_ms(d)),
-        Some(d) => format!("**ends at {} ms**", in_ms(d)),
+        Some(d) if d <= ms(MARGIN_MS) => format!("ends at {}\u{a0}ms", in_ms(d)),
+        Some(d) => format!("**ends at {}\u{a0}ms**", in_ms(d)),
         None => "**does not end**".to_owned(),
     };
     if !run.running_finished_after_cancel {
