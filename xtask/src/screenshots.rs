@@ -321,6 +321,10 @@ pub fn run(out: &str, only: Option<&str>, check: bool) -> Result {
         match shoot(&site.0, page, &png) {
             Ok((height, report)) => {
                 println!("{}  {WIDTH}x{height}  {}", shown(&png), page.title);
+                // The measuring covered the whole page; the picture did not.
+                if let Some(full) = report.height.filter(|&h| h > height) {
+                    println!("    the PNG shows the top {height} px of {full} (Chromium's limit)");
+                }
                 for p in &report.problems {
                     println!("    {p}");
                 }
