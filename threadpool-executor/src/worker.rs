@@ -227,6 +227,8 @@ fn get_task<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) -> Option<T> {
             }
             continue;
         }
+        // ANCHOR_END: get_task
+        // ANCHOR: get_task_wait
         let next = if may_time_out {
             core.queue.poll(core.config.keep_alive(), &worker.token)
         } else {
@@ -245,7 +247,7 @@ fn get_task<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) -> Option<T> {
         }
     }
 }
-// ANCHOR_END: get_task
+// ANCHOR_END: get_task_wait
 
 // ANCHOR: process_worker_exit
 /// The bookkeeping of a worker that leaves: out of the set, its count
