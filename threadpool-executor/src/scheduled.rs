@@ -722,22 +722,21 @@ impl ScheduledBuilder {
 /// ScheduledThreadPoolExecutor. See the module docs.
 ///
 /// ```
+/// use std::sync::mpsc;
 /// use std::time::Duration;
 /// use threadpool_executor::scheduled::ScheduledThreadPool;
 ///
 /// let pool = ScheduledThreadPool::new(2)?;
 /// let answer = pool.schedule(Duration::from_millis(5), || 6 * 7).unwrap();
-/// let ticks = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-/// let ticker = {
-///     let ticks = ticks.clone();
-///     pool.schedule_at_fixed_rate(Duration::ZERO, Duration::from_millis(1), move || {
-///         ticks.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+/// let (tick, ticks) = mpsc::channel();
+/// let ticker = pool
+///     .schedule_at_fixed_rate(Duration::ZERO, Duration::from_millis(1), move || {
+///         let _ = tick.send(());
 ///     })
-///     .unwrap()
-/// };
+///     .unwrap();
 /// assert_eq!(answer.get(), Ok(42));
+/// ticks.recv().unwrap(); // the first run, whenever a worker got to it
 /// assert!(ticker.cancel(false));
-/// assert!(ticks.load(std::sync::atomic::Ordering::SeqCst) >= 1);
 /// # Ok::<(), threadpool_executor::error::ConfigError>(())
 /// ```
 ///
