@@ -37,7 +37,7 @@ impl Semaphore {
     }
     // ANCHOR_END: semaphore
 
-    // ANCHOR: semaphore_wait
+    // ANCHOR: permit_waits
     /// Takes a permit, sleeping until there is one.
     pub fn wait(&self) {
         let mut count = sync::lock(&self.count);
@@ -66,7 +66,7 @@ impl Semaphore {
         true
     }
 }
-// ANCHOR_END: semaphore_wait
+// ANCHOR_END: permit_waits
 
 #[cfg(all(test, not(loom)))]
 mod tests {

@@ -220,7 +220,7 @@ impl TimerQueue {
     }
     // ANCHOR_END: cancel
 
-    // ANCHOR: cancel_all
+    // ANCHOR: all_cancelled
     /// Cancels every pending timer: each handler runs, with
     /// `aborted = true`, as soon as possible. Returns how many it cancelled
     /// (timers cancelled before are not counted again).
@@ -234,7 +234,7 @@ impl TimerQueue {
         let (cancel_all, now) = (self.cancel_all, sync::now());
         state.with_items(|items| cancel_all(items, now))
     }
-    // ANCHOR_END: cancel_all
+    // ANCHOR_END: all_cancelled
 
     // ANCHOR: shutdown
     /// Cancels everything, waits for the thread to run the aborted handlers
@@ -275,7 +275,7 @@ impl Drop for TimerQueue {
     }
 }
 
-// ANCHOR: cancel_every_item
+// ANCHOR: every_item_cancelled
 /// The fixed `cancel_all`: every item becomes due now and cancelled,
 /// husks included, so nothing keeps a far deadline past shutdown (C7).
 fn cancel_every_item(items: &mut [Item], now: Instant) -> usize {
@@ -289,7 +289,7 @@ fn cancel_every_item(items: &mut [Item], now: Instant) -> usize {
     }
     cancelled
 }
-// ANCHOR_END: cancel_every_item
+// ANCHOR_END: every_item_cancelled
 
 // ANCHOR: run
 /// The queue's thread: wait for a change, run what is due, repeat. Returns
@@ -327,7 +327,7 @@ fn next_deadline(shared: &Shared) -> Option<Instant> {
 }
 // ANCHOR_END: run
 
-// ANCHOR: run_due
+// ANCHOR: fire_due_tasks
 /// Runs every due item, unlocking around each handler. Returns the number
 /// of items left once shutdown has begun and nothing more is due.
 fn run_due(shared: &Shared) -> Option<usize> {
@@ -349,4 +349,4 @@ fn pop_due(items: &mut BinaryHeap<Item>, now: Instant) -> Option<Item> {
     let head = items.peek_mut()?;
     (head.due <= now).then(|| PeekMut::pop(head))
 }
-// ANCHOR_END: run_due
+// ANCHOR_END: fire_due_tasks

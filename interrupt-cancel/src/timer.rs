@@ -929,7 +929,7 @@ fn reschedule(
         task.state = TaskState::Cancelled;
     }
     // ANCHOR_END: reschedule
-    // ANCHOR: reschedule_back
+    // ANCHOR: put_back_after_run
     match next {
         Some(deadline) if task.state == TaskState::Scheduled => {
             let seq = state.next_seq;
@@ -951,7 +951,7 @@ fn reschedule(
         }
     }
 }
-// ANCHOR_END: reschedule_back
+// ANCHOR_END: put_back_after_run
 
 impl Drop for Timer {
     /// Cancels the timer, asks a running task to stop (raises the

@@ -524,7 +524,7 @@ impl<T: Delayed + ?Sized> DelayedQueue<T> {
             }
         };
         // ANCHOR_END: take
-        // ANCHOR: take_hand_on
+        // ANCHOR: hand_on_after_take
         // Whatever ends this call (an item, a time-out, an interrupt), a
         // head nobody times would be missed: the followers wait untimed.
         // Wake one to lead.
@@ -533,7 +533,7 @@ impl<T: Delayed + ?Sized> DelayedQueue<T> {
         }
         taken
     }
-    // ANCHOR_END: take_hand_on
+    // ANCHOR_END: hand_on_after_take
 }
 
 impl<T: Delayed + ?Sized> WorkQueue<Arc<T>> for DelayedQueue<T> {

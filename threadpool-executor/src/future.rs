@@ -441,6 +441,8 @@ impl<V, J: Job<V> + ?Sized> FutureTask<V, J> {
                 runner.interrupt();
             }
         }
+        // ANCHOR_END: cancel
+        // ANCHOR: settle_after_cancel
         {
             let _slot = self.slot.lock();
             if may_interrupt {
@@ -456,7 +458,7 @@ impl<V, J: Job<V> + ?Sized> FutureTask<V, J> {
         }
         true
     }
-    // ANCHOR_END: cancel
+    // ANCHOR_END: settle_after_cancel
 
     // ANCHOR: get
     /// Waits until the task is done, then returns its value, its panic,

@@ -142,7 +142,7 @@ pub(crate) fn wait_for<T: Delayed + ?Sized>(
     taken
 }
 
-// ANCHOR: successor_offer
+// ANCHOR: offer_wakes_successor
 /// What `offer` does once the new item sits at `at` in the heap.
 #[inline]
 pub(crate) fn offered<T: Delayed + ?Sized>(shared: &Shared<T>, state: &mut State<T>, at: usize) {
@@ -162,4 +162,4 @@ pub(crate) fn offered<T: Delayed + ?Sized>(shared: &Shared<T>, state: &mut State
         }
     }
 }
-// ANCHOR_END: successor_offer
+// ANCHOR_END: offer_wakes_successor

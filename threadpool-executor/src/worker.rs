@@ -228,7 +228,7 @@ fn get_task<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) -> Option<T> {
             continue;
         }
         // ANCHOR_END: get_task
-        // ANCHOR: get_task_wait
+        // ANCHOR: wait_for_task
         let next = if may_time_out {
             core.queue.poll(core.config.keep_alive(), &worker.token)
         } else {
@@ -247,7 +247,7 @@ fn get_task<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) -> Option<T> {
         }
     }
 }
-// ANCHOR_END: get_task_wait
+// ANCHOR_END: wait_for_task
 
 // ANCHOR: process_worker_exit
 /// The bookkeeping of a worker that leaves: out of the set, its count

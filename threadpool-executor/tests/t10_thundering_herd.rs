@@ -484,9 +484,10 @@ fn t10_thundering_herd_on_herd() {
 ///   queued) before the deadline and again after it. Over
 ///   [`COUNTED_STEPS`] such deadlines: at most [`SUCCESSOR_BOUND`] each.
 ///
-/// (It was judged on whole bursts the machine ran at rest, by the takers'
-/// time waiting for a core, the best of three; a machine loaded on all
-/// three got no verdict, and the test passed. Now every run has one.) That
+/// (An earlier version judged whole bursts the machine ran at rest, by the
+/// takers' time waiting for a core, the best of three, and on a machine
+/// loaded for all three it judged nothing and still went green. Every run
+/// is judged now.) That
 /// the successor leads for the next deadline without a wake-up is also
 /// proven, held at the pause point, by `t10_successor_leads_without_a_wakeup`.
 #[test]
@@ -667,7 +668,7 @@ fn counted_steps(wait: Wait, takers: usize) -> Steps {
         steps.met.len() >= COUNTED_STEPS,
         "T10 {wait:?}: only {} of {} deadlines met every one of {takers} takers in its place and \
          left it so ({} had it before): the takers were kept off the cores for nearly all of \
-         them, even {MAX_GAP_MS} ms apart; no verdict is no pass",
+         them, even {MAX_GAP_MS} ms apart, so this run could not be judged, and fails",
         steps.met.len(),
         steps.tried,
         steps.had_steady
