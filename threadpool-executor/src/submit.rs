@@ -177,13 +177,13 @@ impl ThreadPool<Task> {
         F: FnOnce() -> V + Send + 'static,
     {
         // A timeout too long for the clock is no limit.
-        self.invoke_all_until(jobs, Some(Instant::now().checked_add(timeout)))
+        self.invoke_all_until(jobs, Instant::now().checked_add(timeout))
     }
 
     fn invoke_all_until<V, F>(
         &self,
         jobs: impl IntoIterator<Item = F>,
-        deadline: Option<Option<Instant>>,
+        deadline: Option<Instant>,
     ) -> Result<Vec<Submitted<V>>, Rejected<Task>>
     where
         V: Send + 'static,
@@ -199,7 +199,6 @@ impl ThreadPool<Task> {
                 }
             }
         }
-        let deadline = deadline.flatten();
         for submitted in &all {
             if !submitted.wait(deadline) {
                 cancel_all(&all);
@@ -256,13 +255,13 @@ impl ThreadPool<Task> {
         V: Send + 'static,
         F: FnOnce() -> V + Send + 'static,
     {
-        self.invoke_any_until(jobs, Some(Instant::now().checked_add(timeout)))
+        self.invoke_any_until(jobs, Instant::now().checked_add(timeout))
     }
 
     fn invoke_any_until<V, F>(
         &self,
         jobs: impl IntoIterator<Item = F>,
-        deadline: Option<Option<Instant>>,
+        deadline: Option<Instant>,
     ) -> Result<V, InvokeError>
     where
         V: Send + 'static,
@@ -291,7 +290,6 @@ impl ThreadPool<Task> {
         if all.is_empty() {
             return Err(refused.map_or(InvokeError::NoJobs, InvokeError::Rejected));
         }
-        let deadline = deadline.flatten();
         let mut last_panic = None;
         let outcome = loop {
             let next = match deadline {
