@@ -145,6 +145,7 @@ impl ThreadCpu {
             waited: wait1.saturating_sub(wait0),
             wall: wall1 - wall0,
             blocks: blocks1.saturating_sub(blocks0),
+            ready_at_end: crate::threads::state(self.tid) == Some('R'),
         })
     }
 
@@ -184,6 +185,12 @@ pub fn measure(name: &str, window: Duration) -> CpuShare {
         .unwrap_or_else(|e| panic!("cannot measure thread {name:?}: {e}"))
 }
 
+/// The CPU time a window must show before what the thread did with it
+/// ([`CpuShare::spun`]) says anything: a busy loop given less than this
+/// over a window of hundreds of milliseconds was kept from the cores
+/// ([`CpuShare::is_starved`]), and is measured again.
+pub const CLEAR_CPU: Duration = Duration::from_millis(5);
+
 /// CPU time used by one thread over a window of wall time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CpuShare {
@@ -196,6 +203,12 @@ pub struct CpuShare {
     /// How many times the thread blocked (and was woken) in the window: its
     /// voluntary context switches ([`ThreadCpu::wakeups`]).
     pub blocks: u64,
+    /// Whether the thread was running or waiting for a core as the window
+    /// closed (its state `R`). The kernel adds a wait for a core to
+    /// [`waited`](Self::waited) only once the wait ends: a thread given no
+    /// core for the whole window shows no CPU and no demand, as a sleeping
+    /// one does, and only its state tells them apart.
+    pub ready_at_end: bool,
 }
 
 impl CpuShare {
@@ -233,8 +246,8 @@ impl CpuShare {
         (self.demand() >= 0.6 && self.fraction() >= 0.1) || self.spun()
     }
 
-    /// Whether the thread used its CPU without blocking: at least a
-    /// millisecond of it, and at most one block per millisecond. A busy
+    /// Whether the thread used its CPU without blocking: at least
+    /// [`CLEAR_CPU`] of it, and at most one block per millisecond. A busy
     /// loop uses every slice it gets and never blocks, however few slices
     /// a loaded machine gives it; a thread that waits for something blocks
     /// at every wait and uses microseconds between (a ticker at 10 ms: 20
@@ -243,18 +256,23 @@ impl CpuShare {
     /// judged by demand: the kernel adds a wait for a core to the thread's
     /// statistics only once the wait ends, so a busy loop still waiting
     /// when the window closes shows as little as half of it in demand.
+    /// Less CPU than [`CLEAR_CPU`] says nothing: a wheel's thread that
+    /// wakes once and turns its wheels can use a millisecond in a debug
+    /// build on a loaded machine, blocking once.
     pub fn spun(&self) -> bool {
         let cpu_ms = self.cpu.as_secs_f64() * 1000.0;
-        cpu_ms >= 1.0 && self.blocks as f64 <= cpu_ms
+        self.cpu >= CLEAR_CPU && self.blocks as f64 <= cpu_ms
     }
 
-    /// Whether the window says nothing about the thread: it used under a
-    /// millisecond of CPU and never blocked, yet was not parked the whole
-    /// time (it wanted a core for at least half the window). A busy loop
-    /// and a thread that timed out of its wait look alike when neither is
-    /// given a core: a test measures again, or sets its scenario up again.
+    /// Whether the window says nothing about the thread: it used under
+    /// [`CLEAR_CPU`] and never blocked, yet was not parked the whole
+    /// time (it wanted a core for at least half the window, or was still
+    /// waiting for one as the window closed: a wait the kernel has not yet
+    /// counted). A busy loop and a thread that timed out of its wait look
+    /// alike when neither is given a core: a test measures again, or sets
+    /// its scenario up again.
     pub fn is_starved(&self) -> bool {
-        self.cpu < Duration::from_millis(1) && self.blocks == 0 && self.demand() >= 0.5
+        self.cpu < CLEAR_CPU && self.blocks == 0 && (self.demand() >= 0.5 || self.ready_at_end)
     }
 
     /// Whether the thread used under 5% of a core over the window, and
@@ -280,7 +298,11 @@ impl fmt::Display for CpuShare {
             self.cpu.as_millis(),
             self.wall.as_millis(),
             (self.demand() * 100.0).round() as u32
-        )
+        )?;
+        if self.ready_at_end && self.cpu < CLEAR_CPU {
+            write!(f, ", and waiting for a core as it closed")?;
+        }
+        Ok(())
     }
 }
 
@@ -334,6 +356,7 @@ mod tests {
             waited: ms(waited),
             wall: ms(200),
             blocks,
+            ready_at_end: false,
         };
         // A third of a core beside two busy loops: busy by its share.
         assert!(share(66, 134, 0).is_busy());
@@ -350,6 +373,18 @@ mod tests {
         assert!(!ticker.is_busy() && ticker.is_idle(), "{ticker}");
         // A parked thread.
         assert!(share(0, 0, 0).is_idle());
+        // A wheel's thread that woke once and turned its wheels in a debug
+        // build: a millisecond of CPU, one block, asleep as the window
+        // closed. Not a busy loop.
+        let woke = share(1, 58, 1);
+        assert!(!woke.is_busy() && woke.is_idle(), "{woke}");
+        // A busy loop given 3 ms of CPU and then kept waiting for a core
+        // until the window closed: too little to judge, measure again.
+        let kept = CpuShare {
+            ready_at_end: true,
+            ..share(3, 0, 0)
+        };
+        assert!(kept.is_starved() && !kept.is_idle(), "{kept}");
         // A busy loop still waiting for a core when the window closed: its
         // demand shows half the window, and it never blocked.
         assert!(share(32, 100, 0).is_busy());
@@ -358,6 +393,16 @@ mod tests {
         assert!(
             none.is_starved() && !none.is_busy() && !none.is_idle(),
             "{none}"
+        );
+        // Given no core, and the wait not yet counted: no CPU and no
+        // demand, as if asleep, but its state says it wants a core.
+        let uncounted = CpuShare {
+            ready_at_end: true,
+            ..share(0, 0, 0)
+        };
+        assert!(
+            uncounted.is_starved() && !uncounted.is_idle(),
+            "{uncounted}"
         );
     }
 
