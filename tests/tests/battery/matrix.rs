@@ -1,5 +1,8 @@
 //! The progression matrix: rows are versions, columns are scenarios.
 
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::sync::{Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -118,6 +121,26 @@ impl Column {
 /// How many times a cell the wave found unclear is asked again, alone.
 const UNCLEAR_RETRIES: usize = 2;
 
+/// How long the whole matrix may run before it counts as hung: it takes a
+/// few seconds at rest and some tens beside busy loops. A cell that never
+/// ends would otherwise hold the test until the harness's own limit, with
+/// nothing said about which one; past this, the cells still running are
+/// named and the test process ends failed.
+const HUNG_AFTER: Duration = Duration::from_secs(120);
+
+/// The cells running now, by column and version, for [`HUNG_AFTER`]'s
+/// report.
+type InFlight = Mutex<BTreeSet<(&'static str, &'static str)>>;
+
+/// Runs one cell, listed in `in_flight` while it runs.
+fn watched(in_flight: &InFlight, column: &Column, version: &Version) -> Outcome {
+    let key = (column.heading, version.name);
+    in_flight.lock().expect("in-flight list").insert(key);
+    let outcome = column.run(version);
+    in_flight.lock().expect("in-flight list").remove(&key);
+    outcome
+}
+
 /// How long each wave took: what `run` measured, for the details.
 pub type Took = Vec<(Wave, Duration)>;
 
@@ -127,6 +150,41 @@ pub type Took = Vec<(Wave, Duration)>;
 /// row of outcomes per version, in column order, and how long each wave
 /// took.
 pub fn run(versions: &[Version], columns: &[Column]) -> (Vec<Vec<Outcome>>, Took) {
+    let in_flight = InFlight::default();
+    let (done, finished) = mpsc::channel::<()>();
+    thread::scope(|s| {
+        let in_flight = &in_flight;
+        s.spawn(move || {
+            // Wakes when `done` is dropped (the matrix ended), or at the
+            // limit: then it names the cells that never ended.
+            if finished.recv_timeout(HUNG_AFTER) == Err(mpsc::RecvTimeoutError::Timeout) {
+                let cells = in_flight
+                    .lock()
+                    .map(|c| format!("{c:?}"))
+                    .unwrap_or_default();
+                // Straight to the process's stderr: the harness captures
+                // `eprintln!` and would lose it with the exit.
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "the progression matrix has run for {} s; still running \
+                     (column, version): {cells}",
+                    HUNG_AFTER.as_secs()
+                );
+                std::process::exit(101);
+            }
+        });
+        let ran = run_waves(versions, columns, in_flight);
+        drop(done);
+        ran
+    })
+}
+
+/// [`run`]'s waves, each cell listed in `in_flight` while it runs.
+fn run_waves(
+    versions: &[Version],
+    columns: &[Column],
+    in_flight: &InFlight,
+) -> (Vec<Vec<Outcome>>, Took) {
     let mut waves: Vec<Wave> = columns.iter().map(|c| c.wave).collect();
     waves.sort();
     waves.dedup();
@@ -142,7 +200,7 @@ pub fn run(versions: &[Version], columns: &[Column]) -> (Vec<Vec<Outcome>>, Took
                 .map(|(i, column)| {
                     let cells: Vec<_> = versions
                         .iter()
-                        .map(|v| s.spawn(move || column.run(v)))
+                        .map(|v| s.spawn(move || watched(in_flight, column, v)))
                         .collect();
                     (i, cells)
                 })
@@ -167,7 +225,7 @@ pub fn run(versions: &[Version], columns: &[Column]) -> (Vec<Vec<Outcome>>, Took
                         break;
                     }
                     let first = std::mem::take(&mut outcome.detail);
-                    *outcome = columns[i].run(&versions[v]);
+                    *outcome = watched(in_flight, &columns[i], &versions[v]);
                     outcome.detail =
                         format!("{}; asked again ({again}), first: {first}", outcome.detail);
                 }
