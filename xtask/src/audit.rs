@@ -28,7 +28,8 @@
 //! stage's whole default test run N times (20 unless told), beside the
 //! same busy threads: every test executable of the stage one after the
 //! other, each running its tests side by side as `cargo test -p <stage>`
-//! does (the doc tests left out: they print, they do not time). A table
+//! does (the doc tests left out: they print, they do not time), and last
+//! the cross-stage battery and progression matrix the same way. A table
 //! gives each stage's runs and failed runs, then every failing test with
 //! its first lines. CI runs it once per stage (`ci.rs`).
 
@@ -283,16 +284,22 @@ pub fn whole(runs: usize, only: Option<&str>) -> Result<String> {
     ))
 }
 
-/// The stage crates, in teaching order: the workspace packages whose
-/// description starts "Stage N:".
+/// The package of the cross-stage battery and the progression matrix:
+/// every stage's scenarios again, many of them side by side, so the whole
+/// run most likely to be hurt by a busy machine.
+const BATTERY: &str = "progression";
+
+/// The stage crates, in teaching order (the workspace packages whose
+/// description starts "Stage N:"), then the battery.
 fn stage_names() -> Result<Vec<String>> {
     Ok(cargo::workspace()?
         .into_iter()
         .filter(|p| {
-            std::fs::read_to_string(p.dir.join("Cargo.toml")).is_ok_and(|text| {
-                text.lines()
-                    .any(|l| l.replace(' ', "").starts_with("description=\"Stage"))
-            })
+            p.name == BATTERY
+                || std::fs::read_to_string(p.dir.join("Cargo.toml")).is_ok_and(|text| {
+                    text.lines()
+                        .any(|l| l.replace(' ', "").starts_with("description=\"Stage"))
+                })
         })
         .map(|p| p.name)
         .collect())
@@ -458,14 +465,12 @@ mod tests {
     }
 
     #[test]
-    fn the_stages_in_teaching_order() {
+    fn the_stages_in_teaching_order_then_the_battery() {
         let stages = stage_names().unwrap();
         assert_eq!(stages.first().map(String::as_str), Some("naive"));
+        assert_eq!(stages.last().map(String::as_str), Some(BATTERY));
         assert!(stages.iter().any(|s| s == "wheel"), "{stages:?}");
-        assert!(
-            !stages.iter().any(|s| s == "kit" || s == "progression"),
-            "{stages:?}"
-        );
+        assert!(!stages.iter().any(|s| s == "kit"), "{stages:?}");
     }
 
     #[test]
