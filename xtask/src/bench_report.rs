@@ -1439,10 +1439,10 @@ fn pending_plot(path: &PathBuf, title: &str, series: Series, log_time: bool) -> 
     root.fill(&WHITE)?;
     let mut builder = ChartBuilder::on(&root);
     builder
-        .caption(title, ("sans-serif", 18))
+        .caption(title, TITLE_FONT)
         .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(50);
+        .x_label_area_size(48)
+        .y_label_area_size(64);
     let x = (600f64..1.6e6f64).log_scale();
     if log_time {
         let chart = builder.build_cartesian_2d(x, (bottom.max(0.1)..top).log_scale())?;
@@ -1466,6 +1466,8 @@ where
 {
     chart
         .configure_mesh()
+        .label_style(LABEL_FONT)
+        .axis_desc_style(LABEL_FONT)
         .x_desc("timers pending")
         .y_desc("ns per call")
         .x_label_formatter(&|x| format!("10^{:.0}", x.log10()))
@@ -1498,6 +1500,7 @@ where
     }
     chart
         .configure_series_labels()
+        .label_font(LABEL_FONT)
         .position(SeriesLabelPosition::UpperLeft)
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)
@@ -1582,10 +1585,19 @@ impl Bar {
     }
 }
 
+/// The charts' title font. Plotters sets a size of 20 at about 16 px in
+/// its SVG, the size of the book's prose.
+const TITLE_FONT: (&str, u32) = ("sans-serif", 20);
+
+/// The font of the charts' labels, legends and values: about 13 px in the
+/// SVG, the book's code size. Plotters' default came out under 10 px, and
+/// smaller still once the browser fitted the chart to the column.
+const LABEL_FONT: (&str, u32) = ("sans-serif", 16);
+
 /// Horizontal bars, one per item, with a title and a unit; a bar with a
 /// range gets a line from its least to its greatest round.
 fn bars(path: &PathBuf, title: &str, unit: &str, items: &[Bar]) -> Plot {
-    let height = 80 + 34 * items.len() as u32;
+    let height = 90 + 36 * items.len() as u32;
     let root = SVGBackend::new(path, (720, height)).into_drawing_area();
     root.fill(&WHITE)?;
     let top = items
@@ -1595,13 +1607,15 @@ fn bars(path: &PathBuf, title: &str, unit: &str, items: &[Bar]) -> Plot {
         .max(1e-9)
         * 1.25;
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
+        .caption(title, TITLE_FONT)
         .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(250)
+        .x_label_area_size(44)
+        .y_label_area_size(290)
         .build_cartesian_2d(0f64..top, (0..items.len()).into_segmented())?;
     chart
         .configure_mesh()
+        .label_style(LABEL_FONT)
+        .axis_desc_style(LABEL_FONT)
         .disable_y_mesh()
         .x_desc(unit)
         .y_label_formatter(&|v| match v {
@@ -1637,7 +1651,7 @@ fn bars(path: &PathBuf, title: &str, unit: &str, items: &[Bar]) -> Plot {
         Text::new(
             format!(" {:.1}", b.value),
             (at, SegmentValue::CenterOf(i)),
-            ("sans-serif", 13),
+            LABEL_FONT,
         )
     }))?;
     root.present()?;
