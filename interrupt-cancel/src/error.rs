@@ -29,6 +29,9 @@ pub enum ScheduleError {
     /// The timer was cancelled, or its thread has died: java.util.Timer's
     /// `IllegalStateException`.
     Cancelled,
+    /// The timer was shut down: it runs the one-shot tasks it holds, and
+    /// takes no new ones (`Timer::shutdown`).
+    ShutDown,
 }
 
 impl fmt::Display for ScheduleError {
@@ -48,6 +51,9 @@ impl fmt::Display for ScheduleError {
             }
             // java.util.Timer's message, word for word.
             ScheduleError::Cancelled => f.write_str("Timer already cancelled."),
+            ScheduleError::ShutDown => {
+                f.write_str("the timer is shut down: it runs what it holds and takes nothing new")
+            }
         }
     }
 }

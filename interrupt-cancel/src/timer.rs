@@ -32,6 +32,7 @@
 //! back; a late fixed-delay task runs once, then every period (I5).
 
 use std::any::Any;
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::io;
@@ -41,7 +42,7 @@ use std::time::{Duration, Instant};
 use crate::error::ScheduleError;
 use crate::interrupt::{InterruptHandle, InterruptToken};
 use crate::interrupted_only::check_name;
-use crate::sync::{self, Arc, Condvar, Mutex, thread};
+use crate::sync::{self, Arc, Condvar, Mutex, thread, thread_local};
 
 /// Where a task is in its life, as its [`TaskHandle`] sees it.
 ///
@@ -156,6 +157,11 @@ struct State {
     /// Set by `cancel` (and `Drop`): java.util.Timer's
     /// `!newTasksMayBeScheduled`.
     cancelled: bool,
+    /// Set by `shutdown`: no new tasks, no more repeats, and the thread
+    /// ends once the queue is empty.
+    shut_down: bool,
+    /// What `Drop` does: `shutdown` and wait, or `cancel`.
+    drain_on_drop: bool,
 }
 
 struct Shared {
@@ -168,6 +174,9 @@ struct Shared {
     /// Raises the timer thread's interrupt.
     interrupt: InterruptHandle,
     on_panic: Option<PanicHook>,
+    /// Set when the thread has ended; `await_termination` waits on it.
+    ended: Mutex<bool>,
+    ended_changed: Condvar,
 }
 // ANCHOR_END: shared
 
@@ -282,17 +291,25 @@ impl Timer {
                 free: Vec::new(),
                 next_seq: 0,
                 cancelled: false,
+                shut_down: false,
+                drain_on_drop: false,
             }),
             changed: Condvar::new(),
             running: Mutex::new(None),
             interrupt: token.handle(),
             on_panic,
+            ended: Mutex::new(false),
+            ended_changed: Condvar::new(),
         });
         let thread = {
             let shared = Arc::clone(&shared);
             thread::Builder::new()
                 .name(name.to_owned())
-                .spawn(move || main_loop(&shared, &token))?
+                .spawn(move || {
+                    main_loop(&shared, &token);
+                    *shared.ended.lock() = true;
+                    shared.ended_changed.notify_all();
+                })?
         };
         Ok(Timer {
             shared,
@@ -514,6 +531,9 @@ impl Timer {
         if state.cancelled {
             return Err(ScheduleError::Cancelled);
         }
+        if state.shut_down {
+            return Err(ScheduleError::ShutDown);
+        }
         let slot = state.occupy(repeat, work);
         let seq = state.next_seq;
         state.next_seq += 1;
@@ -639,6 +659,188 @@ impl Timer {
     pub fn queued(&self) -> usize {
         self.shared.state.lock().heap.len()
     }
+
+    /// Lets the queue drain, then stops: the one-shot tasks already
+    /// queued run at their times, repeating tasks run no more (their
+    /// handles say [`TaskState::Cancelled`]), later `schedule` calls fail
+    /// with [`ScheduleError::ShutDown`], and the thread ends once the
+    /// queue is empty. java.util.Timer has no such call: its thread runs
+    /// out this way when the last reference to the timer is collected, at
+    /// a time the collector picks. Calling it again, or after
+    /// [`Timer::cancel`], does nothing.
+    ///
+    /// ```
+    /// use interrupt_cancel::timer::{TaskState, Timer};
+    /// use std::time::Duration;
+    ///
+    /// let timer = Timer::new("doc-shutdown")?;
+    /// let once = timer.schedule(Duration::from_millis(5), || {})?;
+    /// let every = timer.schedule_with_fixed_delay(Duration::from_secs(3600), Duration::from_secs(1), || {})?;
+    /// timer.shutdown();
+    /// assert!(timer.await_termination(Duration::from_secs(10)));
+    /// assert_eq!(once.state(), TaskState::Executed);
+    /// assert_eq!(every.state(), TaskState::Cancelled);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shutdown(&self) {
+        let ended: Vec<Option<Work>> = {
+            let mut state = self.shared.state.lock();
+            if state.cancelled || state.shut_down {
+                return;
+            }
+            state.shut_down = true;
+            self.shared.changed.notify_all();
+            let state = &mut *state;
+            state
+                .heap
+                .iter()
+                .filter_map(|entry| {
+                    let slot = &mut state.slots[entry.slot];
+                    let repeating = !matches!(slot.repeat, Repeat::Once);
+                    (repeating && slot.state == TaskState::Scheduled).then(|| {
+                        // The entry leaves when it reaches the head.
+                        slot.state = TaskState::Cancelled;
+                        slot.work.take()
+                    })
+                })
+                .collect()
+        };
+        drop(ended); // never drop a closure under the lock
+    }
+
+    /// Whether [`Timer::shutdown`] or [`Timer::cancel`] was called (or the
+    /// timer is being dropped): it takes no new tasks.
+    ///
+    /// ```
+    /// let timer = interrupt_cancel::timer::Timer::new("doc-is-shutdown")?;
+    /// assert!(!timer.is_shutdown());
+    /// timer.shutdown();
+    /// assert!(timer.is_shutdown());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn is_shutdown(&self) -> bool {
+        let state = self.shared.state.lock();
+        state.cancelled || state.shut_down
+    }
+
+    /// Whether the timer's thread has ended: after [`Timer::cancel`] once
+    /// the running task (if any) returned, after [`Timer::shutdown`] once
+    /// the queue drained.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let timer = interrupt_cancel::timer::Timer::new("doc-is-terminated")?;
+    /// assert!(!timer.is_terminated());
+    /// timer.cancel();
+    /// assert!(timer.await_termination(Duration::from_secs(10)));
+    /// assert!(timer.is_terminated());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn is_terminated(&self) -> bool {
+        *self.shared.ended.lock()
+    }
+
+    /// Waits up to `timeout` for the thread to end (see
+    /// [`Timer::is_terminated`]); true if it has. Called from one of this
+    /// timer's own tasks it can only time out: the thread is busy running
+    /// the caller.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let timer = interrupt_cancel::timer::Timer::new("doc-await")?;
+    /// timer.schedule(Duration::from_secs(3600), || {})?;
+    /// timer.shutdown(); // the task is an hour away: the queue is not empty
+    /// assert!(!timer.await_termination(Duration::from_millis(10)));
+    /// timer.cancel(); // discards it: the thread ends
+    /// assert!(timer.await_termination(Duration::from_secs(10)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn await_termination(&self, timeout: Duration) -> bool {
+        let deadline = sync::now().checked_add(timeout);
+        let mut ended = self.shared.ended.lock();
+        while !*ended {
+            match deadline {
+                Some(deadline) if sync::now() < deadline => {
+                    self.shared.ended_changed.wait_until(&mut ended, deadline);
+                }
+                Some(_) => return false,
+                None => self.shared.ended_changed.wait(&mut ended),
+            }
+        }
+        true
+    }
+
+    /// Chooses what dropping the timer does. `false` (the default, as
+    /// [`Timer::new`] starts it): [`Timer::cancel`], interrupt a running
+    /// task and join the thread, so a drop never waits for a task that is
+    /// not running yet. `true`: [`Timer::shutdown`] and join, so the drop
+    /// waits until the last queued one-shot task has run, however far
+    /// away it is due. The default is Java's `cancel()`, not the drain a
+    /// collected java.util.Timer does, because a drop is a point in the
+    /// program: one that waited an hour for a task would look like a hang.
+    ///
+    /// ```
+    /// use interrupt_cancel::timer::Timer;
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use std::sync::Arc;
+    /// use std::time::Duration;
+    ///
+    /// let ran = Arc::new(AtomicBool::new(false));
+    /// let timer = Timer::new("doc-drain")?;
+    /// timer.set_drain_on_drop(true);
+    /// let flag = Arc::clone(&ran);
+    /// timer.schedule(Duration::from_millis(20), move || flag.store(true, Ordering::SeqCst))?;
+    /// drop(timer); // waits for the task
+    /// assert!(ran.load(Ordering::SeqCst));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_drain_on_drop(&self, drain: bool) {
+        self.shared.state.lock().drain_on_drop = drain;
+    }
+
+    /// Whether dropping the timer drains its queue (see
+    /// [`Timer::set_drain_on_drop`]).
+    ///
+    /// ```
+    /// let timer = interrupt_cancel::timer::Timer::new("doc-drains")?;
+    /// assert!(!timer.drains_on_drop());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn drains_on_drop(&self) -> bool {
+        self.shared.state.lock().drain_on_drop
+    }
+}
+
+thread_local! {
+    /// When the task running on this thread was due: set by the timer
+    /// thread around each run.
+    // No `const { }` block: loom's `thread_local!` does not take one.
+    #[allow(clippy::missing_const_for_thread_local)]
+    static SCHEDULED: Cell<Option<Instant>> = Cell::new(None);
+}
+
+/// When the task that calls it was due to run: `TimerTask`'s
+/// `scheduledExecutionTime()`, for a task that wants to know how late it
+/// is (and skip a run that is too late to matter). `None` outside a timer
+/// task. For a fixed-rate task it is the due time of this run, not when
+/// the run started; `Instant::now()` minus it is the task's lateness.
+///
+/// ```
+/// use interrupt_cancel::timer::{scheduled_execution_time, Timer};
+/// use std::time::{Duration, Instant};
+///
+/// assert_eq!(scheduled_execution_time(), None);
+/// let timer = Timer::new("doc-set")?;
+/// let (tx, rx) = std::sync::mpsc::channel();
+/// let at = Instant::now() + Duration::from_millis(5);
+/// timer.schedule_at(at, move || tx.send(scheduled_execution_time()).unwrap())?;
+/// assert_eq!(rx.recv()?, Some(at));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn scheduled_execution_time() -> Option<Instant> {
+    SCHEDULED.with(Cell::get)
 }
 
 /// `now + delay`, or the error that names the delay.
@@ -807,7 +1009,7 @@ fn main_loop(shared: &Shared, token: &InterruptToken) {
     let mut state = shared.state.lock();
     loop {
         let Some(head) = state.heap.peek() else {
-            if state.cancelled {
+            if state.cancelled || state.shut_down {
                 return;
             }
             shared.changed.wait(&mut state);
@@ -834,7 +1036,7 @@ fn main_loop(shared: &Shared, token: &InterruptToken) {
             task.state = TaskState::Executed;
         }
         drop(state); // tasks run outside the lock
-        let outcome = run(shared, token, slot, work);
+        let outcome = run(shared, token, slot, work, deadline);
         state = shared.state.lock();
         match outcome {
             Ok(again) => {
@@ -863,15 +1065,17 @@ fn main_loop(shared: &Shared, token: &InterruptToken) {
 }
 
 // ANCHOR: run
-/// Runs one task, catching its panic; then clears the interrupt. Gives
-/// back a repeating task's closure, or the panic.
+/// Runs one task, due at `due`, catching its panic; then clears the
+/// interrupt. Gives back a repeating task's closure, or the panic.
 fn run(
     shared: &Shared,
     token: &InterruptToken,
     slot: usize,
     work: Work,
+    due: Instant,
 ) -> Result<Option<Repeating>, Box<dyn Any + Send>> {
     *shared.running.lock() = Some(slot);
+    SCHEDULED.with(|due_at| due_at.set(Some(due))); // scheduled_execution_time()
     let outcome = panic::catch_unwind(AssertUnwindSafe(move || match work {
         Work::Once(task) => {
             task();
@@ -882,6 +1086,7 @@ fn run(
             Some(task)
         }
     }));
+    SCHEDULED.with(|due_at| due_at.set(None));
     kit::pause_point("interrupt-cancel::timer: ran a task, not yet cleared the interrupt");
     {
         let mut running = shared.running.lock();
@@ -924,8 +1129,9 @@ fn reschedule(
     };
     let task = &mut state.slots[slot];
     task.work = again.map(Work::Every);
-    if state.cancelled && task.state == TaskState::Scheduled {
-        // Timer::cancel ran while this task was out of the heap.
+    if (state.cancelled || state.shut_down) && task.state == TaskState::Scheduled {
+        // Timer::cancel ran while this task was out of the heap, or
+        // Timer::shutdown, which ends repeats.
         task.state = TaskState::Cancelled;
     }
     // ANCHOR_END: reschedule
@@ -955,12 +1161,16 @@ fn reschedule(
 
 impl Drop for Timer {
     /// Cancels the timer, asks a running task to stop (raises the
-    /// interrupt while it runs), and joins the thread. If a task of this
-    /// timer drops it, the thread cannot join itself: it ends once that
-    /// task returns.
+    /// interrupt while it runs), and joins the thread; or, if
+    /// [`Timer::set_drain_on_drop`] chose so, shuts it down and joins the
+    /// thread once the queue has drained. If a task of this timer drops
+    /// it, the thread cannot join itself: it ends once that task returns
+    /// (and, draining, once the queue is empty).
     fn drop(&mut self) {
-        self.cancel();
-        {
+        if self.drains_on_drop() {
+            self.shutdown();
+        } else {
+            self.cancel();
             let running = self.shared.running.lock();
             if running.is_some() {
                 self.shared.interrupt.interrupt();

@@ -67,6 +67,7 @@ impl Timer {
             match e {
                 Stage::DelayOverflow(d) => ScheduleError::DelayOverflow(d),
                 Stage::Cancelled => ScheduleError::Cancelled,
+                Stage::ShutDown => unreachable!("the exercise never shuts its timer down"),
                 Stage::PeriodOverflow(_) | Stage::ZeroPeriod => {
                     unreachable!("a one-shot task has no period: {e}")
                 }
