@@ -600,6 +600,59 @@ impl Timer {
         drop(discarded);
     }
 
+    /// [`Timer::cancel`], and more, as `ExecutorService.shutdownNow()`
+    /// does: raises the interrupt of the task running now (if any), and
+    /// hands back a handle to every queued task that had not been
+    /// cancelled, in no particular order. Each says
+    /// [`TaskState::Cancelled`]: it will not run.
+    ///
+    /// ```
+    /// use interrupt_cancel::timer::{TaskState, Timer};
+    /// use std::time::Duration;
+    ///
+    /// let timer = Timer::new("doc-shutdown-now")?;
+    /// let hour = Duration::from_secs(3600);
+    /// let kept = timer.schedule(hour, || {})?;
+    /// timer.schedule(hour, || {})?.cancel(); // cancelled already: not handed back
+    /// let pending = timer.shutdown_now();
+    /// assert_eq!(pending.len(), 1);
+    /// assert_eq!(pending[0].state(), TaskState::Cancelled);
+    /// assert_eq!(kept.state(), TaskState::Cancelled);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shutdown_now(&self) -> Vec<TaskHandle> {
+        let (pending, discarded): (Vec<TaskHandle>, Vec<Option<Work>>) = {
+            let mut state = self.shared.state.lock();
+            state.cancelled = true;
+            self.shared.changed.notify_all();
+            let heap = std::mem::take(&mut state.heap);
+            let mut pending = Vec::new();
+            let discarded = heap
+                .into_iter()
+                .map(|entry| {
+                    let slot = &mut state.slots[entry.slot];
+                    if slot.state == TaskState::Scheduled {
+                        slot.state = TaskState::Cancelled;
+                        slot.handles += 1; // the one handed back
+                        pending.push(TaskHandle {
+                            shared: Arc::clone(&self.shared),
+                            slot: entry.slot,
+                        });
+                    }
+                    state.retire(entry.slot)
+                })
+                .collect();
+            (pending, discarded)
+        };
+        drop(discarded); // never drop a closure under the lock
+        let running = self.shared.running.lock();
+        if running.is_some() {
+            self.shared.interrupt.interrupt();
+        }
+        drop(running);
+        pending
+    }
+
     /// Whether [`Timer::cancel`] was called (or the timer is being dropped).
     ///
     /// ```

@@ -81,6 +81,8 @@ pub mod successor;
 pub mod future;
 pub mod submit;
 
+pub mod executor;
+
 pub mod scheduled;
 
 pub mod prestart_core_only;

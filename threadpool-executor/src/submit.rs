@@ -39,6 +39,12 @@ pub struct Submitted<V> {
 }
 
 impl<V> Submitted<V> {
+    /// The future of `task`, which the caller has handed to a version to
+    /// run.
+    pub(crate) fn of(task: Arc<FutureTask<V>>) -> Submitted<V> {
+        Submitted { task }
+    }
+
     /// Waits until the job is done, then returns a clone of its value.
     ///
     /// # Errors
