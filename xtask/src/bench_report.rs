@@ -733,7 +733,62 @@ fn tables(run: &Run) -> Vec<(&'static str, String)> {
         ("cancel-held.md", cancel_held(run)),
         ("throughput.md", throughput_table(run)),
         ("instructions.md", instructions(run)),
+        ("async-timers.md", async_table(run)),
     ]
+}
+
+/// Stage 8's timer, tokio's and futures-timer's, measure by measure
+/// (`async_timers`): times in interleaved rounds (median and range), the
+/// bytes a pending sleep holds, and how late a 1 ms sleep wakes its task.
+fn async_table(run: &Run) -> String {
+    const BENCH: &str = "async_timers";
+    const WHO: [&str; 3] = ["async-timer (stage 8)", "tokio::time", "futures-timer"];
+    let mut out = format!(
+        "| per sleep | {} | {} | {} |\n|---|---|---|---|\n",
+        WHO[0], WHO[1], WHO[2]
+    );
+    for (label, group) in [
+        ("made, polled once, dropped", "create, poll once, drop"),
+        ("reset, 10^3 pending", "reset, 10^3 pending"),
+        (
+            "made and polled, 10^5 pending",
+            "10^5 pending, each made and polled",
+        ),
+    ] {
+        let cells =
+            WHO.map(|who| Spread::of(run, BENCH, group, who).map_or("-".into(), |s| s.ns()));
+        let _ = writeln!(
+            out,
+            "| {label} | {} | {} | {} |",
+            cells[0], cells[1], cells[2]
+        );
+    }
+    let bytes = WHO.map(|who| {
+        run.row(
+            BENCH,
+            "bytes per pending sleep, 10^5 pending",
+            who,
+            "median",
+        )
+        .map_or("-".into(), |b| format!("{b:.0} B"))
+    });
+    let _ = writeln!(
+        out,
+        "| heap held, 10^5 pending | {} | {} | {} |",
+        bytes[0], bytes[1], bytes[2]
+    );
+    for stat in ["p50", "p99"] {
+        let late = WHO.map(|who| {
+            run.row(BENCH, "lateness 1ms, current-thread runtime", who, stat)
+                .map_or("-".into(), |us| format!("{us:.0} µs"))
+        });
+        let _ = writeln!(
+            out,
+            "| a 1 ms sleep's lateness, {stat} | {} | {} | {} |",
+            late[0], late[1], late[2]
+        );
+    }
+    out
 }
 
 /// Prints the targets; with `write`, also writes them, the other tables
