@@ -1923,7 +1923,31 @@ mod tests {
                 ));
             }
         }
+        let stage8 = ["async-timer (stage 8)", "tokio::time", "futures-timer"];
+        for (g, ns) in [
+            ("create, poll once, drop", 140.0),
+            ("reset, 10^3 pending", 120.0),
+            ("10^5 pending, each made and polled", 130.0),
+        ] {
+            for who in stage8 {
+                fair.extend(spread_rows(
+                    "async_timers",
+                    g,
+                    who,
+                    [ns, ns - 5.0, ns + 5.0],
+                ));
+            }
+            let name = format!("{} / {}", stage8[0], stage8[1]);
+            fair.extend(spread_rows("async_timers", g, &name, [1.3, 1.2, 1.4]));
+        }
         let mut r: Vec<([&str; 4], f64)> = Vec::new();
+        for who in stage8 {
+            let bytes = "bytes per pending sleep, 10^5 pending";
+            r.push((["async_timers", bytes, who, "median"], 200.0));
+            let late = "lateness 1ms, current-thread runtime";
+            r.push((["async_timers", late, who, "p50"], 1000.0));
+            r.push((["async_timers", late, who, "p99"], 1060.0));
+        }
         let late = [
             "park_timeout",
             "park_timeout, slack 1 ns",
