@@ -30,21 +30,26 @@ pub fn unique_name(prefix: &str) -> String {
 /// # Errors
 /// If `/proc/self/task` cannot be read.
 pub fn tids_named(name: &str) -> std::io::Result<Vec<i32>> {
-    let wanted = &name.as_bytes()[..name.len().min(MAX_NAME)];
     let mut tids = Vec::new();
     for entry in std::fs::read_dir("/proc/self/task")? {
         let entry = entry?;
-        let Ok(comm) = std::fs::read(entry.path().join("comm")) else {
-            continue; // the thread exited while we looked
-        };
         let tid = entry.file_name().to_str().and_then(|s| s.parse().ok());
         if let Some(tid) = tid
-            && comm.strip_suffix(b"\n").unwrap_or(&comm) == wanted
+            && is_named(tid, name)
         {
             tids.push(tid);
         }
     }
     Ok(tids)
+}
+
+/// Whether this process's thread `tid` is there and named `name` (as far
+/// as Linux keeps a name: [`MAX_NAME`] bytes). False once it has exited,
+/// or if its id now belongs to a thread of another name.
+pub fn is_named(tid: i32, name: &str) -> bool {
+    let wanted = &name.as_bytes()[..name.len().min(MAX_NAME)];
+    std::fs::read(format!("/proc/self/task/{tid}/comm"))
+        .is_ok_and(|comm| comm.strip_suffix(b"\n").unwrap_or(&comm) == wanted)
 }
 
 /// The ids of the threads named `name`, waiting at most `within` for at

@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use kit::cpu::ThreadCpu;
-use kit::threads::{MAX_NAME, tids_named};
+use kit::threads::{is_named, tids_named};
 
 /// Whether no thread named `name` is left, waiting at most `within` for
 /// the ones there now to end (a thread that starts with that name later
@@ -20,14 +20,9 @@ pub fn gone_within(name: &str, within: Duration) -> bool {
     let Ok(tids) = tids_named(name) else {
         return kit::threads::gone_within(name, within);
     };
-    let wanted = &name.as_bytes()[..name.len().min(MAX_NAME)];
-    let named = |tid: i32| {
-        std::fs::read(format!("/proc/self/task/{tid}/comm"))
-            .is_ok_and(|comm| comm.strip_suffix(b"\n").unwrap_or(&comm) == wanted)
-    };
     let deadline = Instant::now() + within;
     loop {
-        if !tids.iter().any(|&tid| named(tid)) {
+        if !tids.iter().any(|&tid| is_named(tid, name)) {
             return true;
         }
         if Instant::now() >= deadline {
@@ -70,7 +65,11 @@ impl Watch {
         let deadline = Instant::now() + within;
         loop {
             self.look();
-            if self.threads.iter().all(|&(tid, ..)| !self.named(tid)) {
+            if self
+                .threads
+                .iter()
+                .all(|&(tid, ..)| !is_named(tid, &self.name))
+            {
                 return true;
             }
             if Instant::now() >= deadline {
@@ -95,11 +94,5 @@ impl Watch {
                 *last = waited;
             }
         }
-    }
-
-    fn named(&self, tid: i32) -> bool {
-        let wanted = &self.name.as_bytes()[..self.name.len().min(MAX_NAME)];
-        std::fs::read(format!("/proc/self/task/{tid}/comm"))
-            .is_ok_and(|comm| comm.strip_suffix(b"\n").unwrap_or(&comm) == wanted)
     }
 }
