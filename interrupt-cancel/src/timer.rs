@@ -580,6 +580,14 @@ impl Timer {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn cancel(&self) {
+        drop(self.discard_queue(false));
+    }
+
+    /// Stops the timer and empties its queue: every queued task not yet
+    /// cancelled becomes [`TaskState::Cancelled`]. With `hand_back`, gives
+    /// a handle to each of those; otherwise none.
+    fn discard_queue(&self, hand_back: bool) -> Vec<TaskHandle> {
+        let mut pending = Vec::new();
         let discarded: Vec<Option<Work>> = {
             let mut state = self.shared.state.lock();
             state.cancelled = true;
@@ -590,6 +598,13 @@ impl Timer {
                     let slot = &mut state.slots[entry.slot];
                     if slot.state == TaskState::Scheduled {
                         slot.state = TaskState::Cancelled;
+                        if hand_back {
+                            slot.handles += 1; // the one handed back
+                            pending.push(TaskHandle {
+                                shared: Arc::clone(&self.shared),
+                                slot: entry.slot,
+                            });
+                        }
                     }
                     state.retire(entry.slot)
                 })
@@ -598,6 +613,15 @@ impl Timer {
         // A closure may do anything when dropped, even call this timer:
         // never drop one under the lock.
         drop(discarded);
+        pending
+    }
+
+    /// Raises the interrupt of the task running now, if any.
+    fn interrupt_running(&self) {
+        let running = self.shared.running.lock();
+        if running.is_some() {
+            self.shared.interrupt.interrupt();
+        }
     }
 
     /// [`Timer::cancel`], and more, as `ExecutorService.shutdownNow()`
@@ -621,35 +645,8 @@ impl Timer {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn shutdown_now(&self) -> Vec<TaskHandle> {
-        let (pending, discarded): (Vec<TaskHandle>, Vec<Option<Work>>) = {
-            let mut state = self.shared.state.lock();
-            state.cancelled = true;
-            self.shared.changed.notify_all();
-            let heap = std::mem::take(&mut state.heap);
-            let mut pending = Vec::new();
-            let discarded = heap
-                .into_iter()
-                .map(|entry| {
-                    let slot = &mut state.slots[entry.slot];
-                    if slot.state == TaskState::Scheduled {
-                        slot.state = TaskState::Cancelled;
-                        slot.handles += 1; // the one handed back
-                        pending.push(TaskHandle {
-                            shared: Arc::clone(&self.shared),
-                            slot: entry.slot,
-                        });
-                    }
-                    state.retire(entry.slot)
-                })
-                .collect();
-            (pending, discarded)
-        };
-        drop(discarded); // never drop a closure under the lock
-        let running = self.shared.running.lock();
-        if running.is_some() {
-            self.shared.interrupt.interrupt();
-        }
-        drop(running);
+        let pending = self.discard_queue(true);
+        self.interrupt_running();
         pending
     }
 
@@ -1224,10 +1221,7 @@ impl Drop for Timer {
             self.shutdown();
         } else {
             self.cancel();
-            let running = self.shared.running.lock();
-            if running.is_some() {
-                self.shared.interrupt.interrupt();
-            }
+            self.interrupt_running();
         }
         if let Some(handle) = self.thread.take()
             && handle.thread().id() != thread::current().id()
