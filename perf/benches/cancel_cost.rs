@@ -55,9 +55,10 @@ use interrupt_cancel::timer::{TaskHandle, Timer};
 use perf::peer::Peer;
 use perf::report::Report;
 use perf::rounds::{Contest, Sample};
+use perf::sides::HeapItem;
 use perf::workload::{self, Call, Calls, Draws, Input, Plan};
 use threadpool_executor::deadline::Deadline;
-use threadpool_executor::delayed_queue::{Delayed, DelayedQueue, NOT_QUEUED};
+use threadpool_executor::delayed_queue::DelayedQueue;
 use threadpool_executor::queue::WorkQueue;
 use threadpool_executor::scheduled::{ScheduledFuture, ScheduledThreadPool};
 use wheel::hashed::{HashedConfig, HashedWheel};
@@ -74,28 +75,9 @@ trait Cancels {
     fn held(&self) -> Option<usize>;
 }
 
-/// An item of the bare indexed heap.
-struct Item {
-    deadline: Deadline,
-    sequence: u64,
-    index: AtomicUsize,
-}
-
-impl Delayed for Item {
-    fn deadline(&self) -> Deadline {
-        self.deadline
-    }
-    fn sequence(&self) -> u64 {
-        self.sequence
-    }
-    fn heap_index(&self) -> &AtomicUsize {
-        &self.index
-    }
-}
-
 /// The bare indexed heap, numbering its items.
 struct Indexed {
-    queue: DelayedQueue<Item>,
+    queue: DelayedQueue<HeapItem>,
     next: AtomicUsize,
 }
 
@@ -109,18 +91,14 @@ impl Indexed {
 }
 
 impl Cancels for Indexed {
-    type Handle = Arc<Item>;
-    fn schedule(&self, call: Call) -> Arc<Item> {
+    type Handle = Arc<HeapItem>;
+    fn schedule(&self, call: Call) -> Arc<HeapItem> {
         let sequence = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as u64;
-        let item = Arc::new(Item {
-            deadline: Deadline::now().after(call.delay),
-            sequence,
-            index: AtomicUsize::new(NOT_QUEUED),
-        });
+        let item = HeapItem::new(Deadline::now().after(call.delay), sequence);
         assert!(self.queue.offer(Arc::clone(&item)).is_ok(), "queued once");
         item
     }
-    fn cancel(&self, item: &Arc<Item>) {
+    fn cancel(&self, item: &Arc<HeapItem>) {
         black_box(self.queue.remove_item(item));
     }
     fn held(&self) -> Option<usize> {

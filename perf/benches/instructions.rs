@@ -34,17 +34,16 @@
 use std::collections::BinaryHeap;
 use std::hint::black_box;
 use std::sync::Arc;
-use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
 use hierarchical_hash_wheel_timer::wheels::quad_wheel::QuadWheelWithOverflow;
 use interrupt_cancel::timer::{TaskHandle, Timer};
 use perf::peer::Peer;
 use perf::report::Report;
-use perf::sides::{self, ARC_FLOOR, ArcFloor, HEAP_FLOOR, HeapFloor, SharedTask};
+use perf::sides::{self, ARC_FLOOR, ArcFloor, HEAP_FLOOR, HeapFloor, HeapItem, SharedTask};
 use perf::workload::{Call, Calls, Draws, Input};
 use threadpool_executor::deadline::Deadline;
-use threadpool_executor::delayed_queue::{Delayed, DelayedQueue, NOT_QUEUED};
+use threadpool_executor::delayed_queue::DelayedQueue;
 use threadpool_executor::queue::WorkQueue;
 use threadpool_executor::scheduled::{ScheduledFuture, ScheduledThreadPool};
 use wheel::Job;
@@ -335,45 +334,22 @@ fn counted_pool_cancel(picked: &[&ScheduledFuture<()>]) {
     }
 }
 
-/// An item of the bare indexed heap.
-struct Item {
-    deadline: Deadline,
-    sequence: u64,
-    index: AtomicUsize,
-}
-
-impl Delayed for Item {
-    fn deadline(&self) -> Deadline {
-        self.deadline
-    }
-    fn sequence(&self) -> u64 {
-        self.sequence
-    }
-    fn heap_index(&self) -> &AtomicUsize {
-        &self.index
-    }
-}
-
 fn case_indexed_cancel(input: Input) {
-    let queue = DelayedQueue::<Item>::new();
+    let queue = DelayedQueue::<HeapItem>::new();
     let mut calls = Calls::new(input);
-    let items: Vec<Arc<Item>> = (0..pending() as u64)
+    let items: Vec<Arc<HeapItem>> = (0..pending() as u64)
         .map(|sequence| {
-            let item = Arc::new(Item {
-                deadline: Deadline::now().after(calls.next_call().delay),
-                sequence,
-                index: AtomicUsize::new(NOT_QUEUED),
-            });
+            let item = HeapItem::new(Deadline::now().after(calls.next_call().delay), sequence);
             assert!(queue.offer(Arc::clone(&item)).is_ok());
             item
         })
         .collect();
-    let picked: Vec<&Arc<Item>> = picks(items.len()).into_iter().map(|i| &items[i]).collect();
+    let picked: Vec<&Arc<HeapItem>> = picks(items.len()).into_iter().map(|i| &items[i]).collect();
     counted_indexed_cancel(&queue, &picked);
 }
 
 #[inline(never)]
-fn counted_indexed_cancel(queue: &DelayedQueue<Item>, picked: &[&Arc<Item>]) {
+fn counted_indexed_cancel(queue: &DelayedQueue<HeapItem>, picked: &[&Arc<HeapItem>]) {
     for item in picked {
         black_box(queue.remove_item(item));
     }
