@@ -45,6 +45,7 @@ mod table;
 pub mod hierarchical;
 pub mod levels;
 
+pub mod executor;
 pub mod hashed;
 pub mod hashed_core;
 
