@@ -14,18 +14,22 @@
 
 use crate::error::Reason;
 use crate::pool::Core;
+use crate::queue::Ticket;
 use crate::sync::Arc;
 use crate::task::Runnable;
 
 // ANCHOR: execute
 /// ThreadPoolExecutor's three steps, without the re-check.
-pub(crate) fn execute<T: Runnable>(core: &Arc<Core<T>>, task: T) -> Result<(), (T, Reason)> {
+pub(crate) fn execute<T: Runnable>(
+    core: &Arc<Core<T>>,
+    task: T,
+) -> Result<Option<Ticket>, (T, Reason)> {
     let mut c = core.ctl.get();
     // 1. Below core size: a new worker, with this task as its first.
     let mut task = task;
     if c.worker_count() < core.config.core() {
         match core.add_worker(Some(task), true) {
-            Ok(()) => return Ok(()),
+            Ok(()) => return Ok(None),
             Err(not_added) => task = not_added.task.expect("our first task"),
         }
         c = core.ctl.get();
@@ -37,13 +41,15 @@ pub(crate) fn execute<T: Runnable>(core: &Arc<Core<T>>, task: T) -> Result<(), (
             // ANCHOR: queued
             // BUG (T7): queued is not taken. The pool may have shut down
             // since `c` was read, and no worker may be left to take it.
-            Ok(_ticket) => return Ok(()),
+            Ok(ticket) => return Ok(Some(ticket)),
             // ANCHOR_END: queued
             Err(back) => task = back,
         }
     }
     // 3. Not queued: a worker above core size, or a rejection.
-    core.add_worker(Some(task), false)
-        .map_err(|not_added| (not_added.task.expect("our first task"), not_added.reason))
+    match core.add_worker(Some(task), false) {
+        Ok(()) => Ok(None),
+        Err(not_added) => Err((not_added.task.expect("our first task"), not_added.reason)),
+    }
 }
 // ANCHOR_END: execute

@@ -11,8 +11,9 @@
 //!   dies of a panic is replaced (T6).
 //! - [`ThreadPool::shutdown`] lets the queue drain; [`ThreadPool::shutdown_now`]
 //!   interrupts every worker (stage 5's cooperative interrupt) and hands
-//!   back what never started (T8). Dropping the pool shuts it down, waits
-//!   for the queued tasks, and joins every thread.
+//!   back what never started (T8). Dropping the pool does what
+//!   `shutdown_now` does and joins every thread, unless
+//!   [`ThreadPool::set_drain_on_drop`] asked it to let the queue drain.
 //!
 //! Locks, in the order they nest: `main` (the worker set and the
 //! statistics), a worker's run lock, an interrupt token's lock, the
@@ -31,7 +32,7 @@ use crate::factory::{Body, JoinHandle, ThreadFactory};
 use crate::queue::{Ticket, WorkQueue};
 use crate::reject::{RejectPolicy, Saturated};
 use crate::sync::{self, Arc, Condvar, Mutex};
-use crate::task::{Runnable, Task};
+use crate::task::{Place, Runnable, Task, TaskId};
 use crate::worker::{self, Worker};
 use crate::{no_recheck, no_replacement};
 
@@ -91,6 +92,13 @@ impl Config {
     }
 }
 
+/// A number for each pool, so that one pool's [`TaskId`] never names
+/// another's task.
+fn next_serial() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, SeqCst)
+}
+
 fn nanos(duration: Duration) -> u64 {
     u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
 }
@@ -123,7 +131,27 @@ pub(crate) struct Core<T> {
     pub(crate) hooks: Hooks<T>,
     discarded: AtomicU64,
     pub(crate) variant: Variant,
+    /// This pool's number, in every [`TaskId`] it gives.
+    serial: u64,
+    /// How many tasks got an id without a ticket (never queued).
+    unqueued_ids: AtomicU64,
+    /// What a drop does: shut down and wait (`true`), or stop.
+    drain_on_drop: AtomicBool,
+    /// Tickets of tasks whose futures were cancelled while they may have
+    /// been queued: what `purge` looks for.
+    cancelled: Mutex<Cancelled>,
 }
+
+/// The tickets `purge` will look for, and when to forget those whose task
+/// has left the queue anyway.
+struct Cancelled {
+    tickets: Vec<Ticket>,
+    /// Above this many, forget the tickets no longer queued.
+    limit: usize,
+}
+
+/// Fewest tickets `Cancelled` holds before it forgets any.
+const CANCELLED_SLACK: usize = 64;
 
 /// Why `add_worker` started no worker, with the first task handed back.
 pub(crate) struct NotAdded<T> {
@@ -166,13 +194,60 @@ impl<T: Runnable> Core<T> {
             hooks,
             discarded: AtomicU64::new(0),
             variant,
+            serial: next_serial(),
+            unqueued_ids: AtomicU64::new(0),
+            drain_on_drop: AtomicBool::new(false),
+            cancelled: Mutex::new(Cancelled {
+                tickets: Vec::new(),
+                limit: CANCELLED_SLACK,
+            }),
+        }
+    }
+
+    /// The id of a task `execute` accepted, queued under `ticket` or not.
+    fn task_id(&self, ticket: Option<Ticket>) -> TaskId {
+        let place = match ticket {
+            Some(Ticket(ticket)) => Place::Queued(ticket),
+            None => Place::Elsewhere(self.unqueued_ids.fetch_add(1, SeqCst)),
+        };
+        TaskId {
+            pool: self.serial,
+            place,
+        }
+    }
+
+    /// The ticket of `id`, if it is one of this pool's queued tasks.
+    fn ticket_of(&self, id: TaskId) -> Option<Ticket> {
+        if id.pool == self.serial {
+            id.ticket()
+        } else {
+            None
+        }
+    }
+
+    /// A submitted task's future was cancelled: remember its ticket for
+    /// `purge`. Now and then, forget the tickets whose task has left the
+    /// queue, so that a pool never purged keeps no more of them than it
+    /// has queued tasks (give or take).
+    pub(crate) fn cancelled_while_queued(&self, id: TaskId) {
+        let Some(ticket) = self.ticket_of(id) else {
+            return;
+        };
+        let mut cancelled = self.cancelled.lock();
+        cancelled.tickets.push(ticket);
+        if cancelled.tickets.len() > cancelled.limit {
+            cancelled
+                .tickets
+                .retain(|&ticket| self.queue.contains(ticket));
+            cancelled.limit = 2 * cancelled.tickets.len() + CANCELLED_SLACK;
         }
     }
 
     // ANCHOR: execute
-    /// ThreadPoolExecutor's three steps. On failure, hands the task back
-    /// with the reason, for the policy.
-    pub(crate) fn execute(self: &Arc<Self>, task: T) -> Result<(), (T, Reason)> {
+    /// ThreadPoolExecutor's three steps: the queue's ticket if the task
+    /// was queued. On failure, hands the task back with the reason, for
+    /// the policy.
+    pub(crate) fn execute(self: &Arc<Self>, task: T) -> Result<Option<Ticket>, (T, Reason)> {
         if self.variant == Variant::NoRecheck {
             return no_recheck::execute(self, task);
         }
@@ -181,7 +256,7 @@ impl<T: Runnable> Core<T> {
         let mut task = task;
         if c.worker_count() < self.config.core() {
             match self.add_worker(Some(task), true) {
-                Ok(()) => return Ok(()),
+                Ok(()) => return Ok(None),
                 Err(not_added) => task = not_added.task.expect("our first task"),
             }
             c = self.ctl.get();
@@ -197,8 +272,10 @@ impl<T: Runnable> Core<T> {
             }
         }
         // 3. Not queued: a worker above core size, or a rejection.
-        self.add_worker(Some(task), false)
-            .map_err(|not_added| (not_added.task.expect("our first task"), not_added.reason))
+        match self.add_worker(Some(task), false) {
+            Ok(()) => Ok(None),
+            Err(not_added) => Err((not_added.task.expect("our first task"), not_added.reason)),
+        }
     }
 
     // ANCHOR: recheck
@@ -206,7 +283,7 @@ impl<T: Runnable> Core<T> {
     /// worker, since `execute` looked. Without this look, a task queued
     /// after `shutdown` emptied the pool would never run, nor be
     /// rejected (T7).
-    fn recheck(self: &Arc<Self>, ticket: Ticket) -> Result<(), (T, Reason)> {
+    fn recheck(self: &Arc<Self>, ticket: Ticket) -> Result<Option<Ticket>, (T, Reason)> {
         let recheck = self.ctl.get();
         if !recheck.is_running() {
             // Take it back if no worker took it: then it is ours to reject.
@@ -223,7 +300,7 @@ impl<T: Runnable> Core<T> {
                 return Err((task, not_added.reason));
             }
         }
-        Ok(())
+        Ok(Some(ticket))
     }
     // ANCHOR_END: recheck
     // ANCHOR_END: execute
@@ -359,7 +436,7 @@ impl<T: Runnable> Core<T> {
 
     /// Takes a queued task back; the queue may now be empty, which may
     /// let a shut-down pool terminate.
-    fn remove(self: &Arc<Self>, ticket: Ticket) -> Option<T> {
+    pub(crate) fn remove(self: &Arc<Self>, ticket: Ticket) -> Option<T> {
         let task = self.queue.remove(ticket);
         self.try_terminate();
         task
@@ -441,7 +518,8 @@ impl<T: Runnable> Core<T> {
         self.try_terminate();
     }
 
-    pub(crate) fn shutdown_now(self: &Arc<Self>) -> Vec<T> {
+    /// Returns the queued tasks, each with its ticket.
+    pub(crate) fn shutdown_now(self: &Arc<Self>) -> Vec<(Option<Ticket>, T)> {
         let tasks = {
             let workers = self.main.lock();
             self.ctl.advance_run_state(RunState::Stop);
@@ -449,7 +527,7 @@ impl<T: Runnable> Core<T> {
             for worker in &workers.set {
                 worker.interrupt.interrupt();
             }
-            self.queue.drain()
+            self.queue.drain_with_tickets()
         };
         if let Some(hook) = &self.hooks.on_shutdown {
             hook();
@@ -510,6 +588,27 @@ fn finished_threads(_: &mut Vec<JoinHandle>) -> Vec<JoinHandle> {
 /// assert_eq!(squares, [0, 1, 4, 9]);
 /// # Ok::<(), threadpool_executor::error::ConfigError>(())
 /// ```
+///
+/// # Dropping it
+///
+/// One rule for every finished version (this pool, the
+/// [`ScheduledThreadPool`](crate::scheduled::ScheduledThreadPool), stage
+/// 5's `Timer`, the wheels): a drop acts like
+/// [`shutdown_now`](ThreadPool::shutdown_now). Nothing more starts, every
+/// queued task that never started goes to the discard hook
+/// ([`Builder::on_discard`]; a submitted job's future answers `Cancelled`),
+/// the running tasks are interrupted (they see it through
+/// [`interrupt::check`](crate::interrupt::check)), and the drop joins every
+/// thread once they have returned. [`ThreadPool::set_drain_on_drop`] makes
+/// it act like [`shutdown`](ThreadPool::shutdown) and wait instead, so
+/// every queued task runs first. To wait for the queue only as long as you
+/// choose, call `shutdown` and
+/// [`await_termination`](ThreadPool::await_termination) before the drop.
+///
+/// Java has no destructor: its pool is ended only by `shutdown` or
+/// `shutdownNow` (JDK 19's `close()` is `shutdown` and a wait). A drop
+/// must end the pool, and it must not block for as long as a queued task
+/// takes: hence `shutdown_now` by default.
 pub struct ThreadPool<T: Runnable = Task> {
     core: Arc<Core<T>>,
 }
@@ -529,6 +628,18 @@ impl ThreadPool<Task> {
         F: FnOnce() + Send + 'static,
     {
         self.execute_task(Box::new(task))
+    }
+
+    /// As [`ThreadPool::execute`], and returns the task's [`TaskId`]: the
+    /// handle [`ThreadPool::remove`] takes.
+    ///
+    /// # Errors
+    /// As [`ThreadPool::execute`].
+    pub fn execute_with_id<F>(&self, task: F) -> Result<TaskId, Rejected<Task>>
+    where
+        F: FnOnce() + Send + 'static,
+    {
+        self.execute_task_with_id(Box::new(task))
     }
 }
 
@@ -554,10 +665,95 @@ impl<T: Runnable> ThreadPool<T> {
     /// saturated.
     pub fn execute_task(&self, task: T) -> Result<(), Rejected<T>> {
         match self.core.execute(task) {
-            Ok(()) => Ok(()),
+            Ok(_ticket) => Ok(()),
             Err((task, reason)) => self.core.reject(task, reason),
         }
     }
+
+    /// As [`ThreadPool::execute_task`], and returns the task's [`TaskId`].
+    /// A task the policy took instead (ran it, discarded it, or, with
+    /// [`DiscardOldest`](crate::reject::DiscardOldest), queued it on a
+    /// retry) gets an id that `remove` does not find.
+    ///
+    /// # Errors
+    /// As [`ThreadPool::execute_task`].
+    pub fn execute_task_with_id(&self, task: T) -> Result<TaskId, Rejected<T>> {
+        let ticket = match self.core.execute(task) {
+            Ok(ticket) => ticket,
+            Err((task, reason)) => {
+                self.core.reject(task, reason)?;
+                None
+            }
+        };
+        Ok(self.core.task_id(ticket))
+    }
+
+    // ANCHOR: remove
+    /// Takes the task `id` names out of the queue, if it is still there,
+    /// and drops it: Java's `remove(Runnable)`. Returns whether it did;
+    /// `false` for a task that a worker took already (running or done),
+    /// one that never went to the queue, or another pool's. Works after
+    /// shutdown too, as Java's does; a task removed goes to no hook and is
+    /// not counted as discarded. A [`submit`](ThreadPool::submit)ted
+    /// job removed this way never runs, and its future answers
+    /// [`Cancelled`](crate::future::FutureError::Cancelled).
+    ///
+    /// ```
+    /// use threadpool_executor::ThreadPool;
+    /// use std::sync::mpsc;
+    ///
+    /// let pool = ThreadPool::builder().core_pool_size(1).maximum_pool_size(1).build()?;
+    /// let (go, wait) = mpsc::channel::<()>();
+    /// let busy = pool.execute_with_id(move || wait.recv().unwrap()).unwrap();
+    /// let queued = pool.execute_with_id(|| unreachable!("removed")).unwrap();
+    /// assert!(pool.remove(queued), "still queued: taken out");
+    /// assert!(!pool.remove(queued), "not there any more");
+    /// assert!(!pool.remove(busy), "a worker has it");
+    /// go.send(()).unwrap();
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
+    pub fn remove(&self, id: TaskId) -> bool {
+        self.core
+            .ticket_of(id)
+            .and_then(|ticket| self.core.remove(ticket))
+            .is_some()
+    }
+
+    /// Takes out of the queue every task whose future was cancelled
+    /// ([`Submitted::cancel`](crate::submit::Submitted::cancel)) while it
+    /// waited there, and returns how many: Java's `purge()`. A cancelled
+    /// task would run as a no-op anyway; until then it holds its place
+    /// and whatever the pool keeps of it. Works after shutdown too.
+    ///
+    /// ```
+    /// use threadpool_executor::ThreadPool;
+    /// use std::sync::mpsc;
+    ///
+    /// let pool = ThreadPool::builder().core_pool_size(1).maximum_pool_size(1).build()?;
+    /// let (go, wait) = mpsc::channel::<()>();
+    /// pool.execute(move || wait.recv().unwrap()).unwrap();
+    /// let futures: Vec<_> = (0..3).map(|n| pool.submit(move || n).unwrap()).collect();
+    /// assert!(futures[0].cancel(false) && futures[2].cancel(false));
+    /// assert_eq!(pool.queue().len(), 3);
+    /// assert_eq!(pool.purge(), 2);
+    /// assert_eq!(pool.queue().len(), 1);
+    /// go.send(()).unwrap();
+    /// assert_eq!(futures[1].get(), Ok(1));
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
+    pub fn purge(&self) -> usize {
+        let tickets = mem::take(&mut self.core.cancelled.lock().tickets);
+        let removed = tickets
+            .into_iter()
+            .filter_map(|ticket| self.core.queue.remove(ticket))
+            .count();
+        if removed > 0 {
+            // The queue may now be empty, which may end a shut-down pool.
+            self.core.try_terminate();
+        }
+        removed
+    }
+    // ANCHOR_END: remove
 
     /// Takes no new task from now on; queued tasks still run, and idle
     /// workers are woken to find the queue empty and leave. Does not wait:
@@ -572,7 +768,37 @@ impl<T: Runnable> ThreadPool<T> {
     /// queued tasks, which never started. Does not wait for the running
     /// ones.
     pub fn shutdown_now(&self) -> Vec<T> {
-        self.core.shutdown_now()
+        let tasks = self.core.shutdown_now();
+        tasks.into_iter().map(|(_, task)| task).collect()
+    }
+
+    /// As [`ThreadPool::shutdown_now`], each task handed back beside its
+    /// [`TaskId`]: the id [`execute_with_id`](ThreadPool::execute_with_id)
+    /// or [`Submitted::task_id`](crate::submit::Submitted::task_id) gave
+    /// for it. Java hands back the `Runnable`s themselves, which its caller
+    /// compares by identity; a closure has none, so the id stands beside
+    /// it.
+    ///
+    /// ```
+    /// use threadpool_executor::ThreadPool;
+    /// use std::sync::mpsc;
+    ///
+    /// let pool = ThreadPool::builder().core_pool_size(1).maximum_pool_size(1).build()?;
+    /// let (go, wait) = mpsc::channel::<()>();
+    /// pool.execute(move || { let _ = wait.recv(); }).unwrap();
+    /// let queued = pool.execute_with_id(|| {}).unwrap();
+    /// let back = pool.shutdown_now_with_ids();
+    /// assert_eq!(back.len(), 1);
+    /// assert_eq!(back[0].0, queued);
+    /// drop(go);
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
+    pub fn shutdown_now_with_ids(&self) -> Vec<(TaskId, T)> {
+        let tasks = self.core.shutdown_now();
+        tasks
+            .into_iter()
+            .map(|(ticket, task)| (self.core.task_id(ticket), task))
+            .collect()
     }
 
     /// Waits until the pool has terminated (shut down, every task over,
@@ -819,22 +1045,28 @@ impl<T: Runnable> ThreadPool<T> {
     }
 }
 
+// ANCHOR: drop
 impl<T: Runnable> Drop for ThreadPool<T> {
-    /// Shuts the pool down, waits for the queued tasks to run, and joins
-    /// every thread. Waits for running tasks too, however long they take.
+    /// The drop rule of every finished version (see the type's docs):
+    /// `shutdown_now`, every queued task to the discard hook, and every
+    /// thread joined; or, if [`ThreadPool::set_drain_on_drop`] chose so,
+    /// `shutdown`, and every thread joined once the queue has drained.
+    /// Either way it waits for the running tasks to return.
     fn drop(&mut self) {
-        self.core.shutdown();
-        // Queued tasks and no worker (none was replaced, or the thread
-        // factory failed) would wait forever: start one to run them, or,
-        // if none can start, give them to the discard hook.
-        if self.core.ctl.get().worker_count() == 0
-            && !self.core.queue.is_empty()
-            && self.core.add_worker(None, false).is_err()
-            && self.core.ctl.get().worker_count() == 0
-        {
-            for task in self.core.shutdown_now() {
-                self.core.discard(task);
+        if self.drains_on_drop() {
+            self.core.shutdown();
+            // Queued tasks and no worker (none was replaced, or the thread
+            // factory failed) would wait forever: start one to run them,
+            // or, if none can start, stop instead.
+            if self.core.ctl.get().worker_count() == 0
+                && !self.core.queue.is_empty()
+                && self.core.add_worker(None, false).is_err()
+                && self.core.ctl.get().worker_count() == 0
+            {
+                self.discard_the_queue();
             }
+        } else {
+            self.discard_the_queue();
         }
         self.core.await_termination(None);
         // A worker on its way out may start a replacement and record its
@@ -848,5 +1080,61 @@ impl<T: Runnable> Drop for ThreadPool<T> {
                 let _ = thread.join();
             }
         }
+    }
+}
+// ANCHOR_END: drop
+
+impl<T: Runnable> ThreadPool<T> {
+    /// `shutdown_now`, and every task it hands back to the discard hook.
+    fn discard_the_queue(&self) {
+        for (_, task) in self.core.shutdown_now() {
+            self.core.discard(task);
+        }
+    }
+
+    /// Chooses what dropping the pool does. `false` (the default, as the
+    /// builder makes it): what [`ThreadPool::shutdown_now`] does, with
+    /// every task that never started given to the discard hook (a
+    /// [`submit`](ThreadPool::submit)ted job's future then answers
+    /// `Cancelled`), the running tasks interrupted, and every thread
+    /// joined, so a drop never waits for a task that is not running yet.
+    /// `true`: [`ThreadPool::shutdown`] and join, so the drop waits until
+    /// the last queued task has run, however long the queue. The default
+    /// is not the JDK 19 `close()`, which waits for the queue: a drop is a
+    /// point in the program, and one that waited for a queue of long
+    /// tasks would look like a hang. Stage 5's
+    /// [`Timer::set_drain_on_drop`](interrupt_cancel::timer::Timer::set_drain_on_drop)
+    /// is the same choice.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    /// use threadpool_executor::ThreadPool;
+    ///
+    /// let ran = Arc::new(AtomicUsize::new(0));
+    /// let pool = ThreadPool::builder().core_pool_size(1).maximum_pool_size(1).build()?;
+    /// pool.set_drain_on_drop(true);
+    /// for _ in 0..3 {
+    ///     let ran = Arc::clone(&ran);
+    ///     pool.execute(move || { ran.fetch_add(1, Ordering::SeqCst); }).unwrap();
+    /// }
+    /// drop(pool); // waits for the three tasks
+    /// assert_eq!(ran.load(Ordering::SeqCst), 3);
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
+    pub fn set_drain_on_drop(&self, drain: bool) {
+        self.core.drain_on_drop.store(drain, SeqCst);
+    }
+
+    /// Whether dropping the pool drains its queue (see
+    /// [`ThreadPool::set_drain_on_drop`]).
+    ///
+    /// ```
+    /// let pool = threadpool_executor::ThreadPool::builder().build()?;
+    /// assert!(!pool.drains_on_drop());
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
+    pub fn drains_on_drop(&self) -> bool {
+        self.core.drain_on_drop.load(SeqCst)
     }
 }

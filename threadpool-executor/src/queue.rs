@@ -65,8 +65,20 @@ pub trait WorkQueue<T>: Send + Sync {
     /// Takes back the item `offer` gave `ticket` for, if nobody took it.
     fn remove(&self, ticket: Ticket) -> Option<T>;
 
+    /// Whether the item `offer` gave `ticket` for is still queued. Only
+    /// asked to forget tickets early: the default (yes) is safe.
+    fn contains(&self, ticket: Ticket) -> bool {
+        let _ = ticket;
+        true
+    }
+
     /// Takes every item, oldest first.
     fn drain(&self) -> Vec<T>;
+
+    /// As `drain`, each item with its ticket (the default has none).
+    fn drain_with_tickets(&self) -> Vec<(Option<Ticket>, T)> {
+        self.drain().into_iter().map(|item| (None, item)).collect()
+    }
 
     /// How many items are queued.
     fn len(&self) -> usize;
@@ -431,14 +443,32 @@ impl<T: Send + 'static> WorkQueue<T> for TaskQueue<T> {
         Some(item)
     }
 
+    fn contains(&self, ticket: Ticket) -> bool {
+        let shared = &*self.shared;
+        let head = shared.head.items.lock();
+        let tail = shared.tail.lock();
+        [&*head, &*tail].iter().any(|items| {
+            items
+                .binary_search_by_key(&ticket.0, |(number, _)| *number)
+                .is_ok()
+        })
+    }
+
     fn drain(&self) -> Vec<T> {
+        self.drain_with_tickets()
+            .into_iter()
+            .map(|(_, item)| item)
+            .collect()
+    }
+
+    fn drain_with_tickets(&self) -> Vec<(Option<Ticket>, T)> {
         let shared = &*self.shared;
         let mut head = shared.head.items.lock();
         let mut tail = shared.tail.lock();
-        let items: Vec<T> = head
+        let items: Vec<(Option<Ticket>, T)> = head
             .drain(..)
             .chain(tail.drain(..))
-            .map(|(_, item)| item)
+            .map(|(ticket, item)| (Some(Ticket(ticket)), item))
             .collect();
         bump(&shared.head.removed, items.len() as u64);
         items

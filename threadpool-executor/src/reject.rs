@@ -93,7 +93,10 @@ impl<T: Runnable> Saturated<'_, T> {
     /// # Errors
     /// Gives the task back if the pool rejects it again.
     pub fn retry(&self, task: T) -> Result<(), T> {
-        self.core.execute(task).map_err(|(task, _)| task)
+        self.core
+            .execute(task)
+            .map(|_ticket| ())
+            .map_err(|(task, _)| task)
     }
 }
 

@@ -13,9 +13,10 @@ use std::time::{Duration, Instant};
 
 use crate::error::{InvokeError, Rejected};
 use crate::future::{FutureError, FutureState, FutureTask};
-use crate::pool::ThreadPool;
+use crate::pool::{Core, ThreadPool};
 use crate::sync::Arc;
-use crate::task::Task;
+use crate::task::{Task, TaskId};
+use std::sync::Weak;
 
 /// The future of a job given to [`ThreadPool::submit`]: wait for its
 /// value, cancel it, or take its panic.
@@ -36,13 +37,46 @@ use crate::task::Task;
 /// ```
 pub struct Submitted<V> {
     task: Arc<FutureTask<V>>,
+    /// The pool that took it, and under which id: for
+    /// [`Submitted::task_id`], and for `purge` to hear of a cancel.
+    origin: Option<Origin>,
+}
+
+/// Where a [`ThreadPool::submit`]ted job went.
+struct Origin {
+    pool: Weak<Core<Task>>,
+    id: TaskId,
 }
 
 impl<V> Submitted<V> {
     /// The future of `task`, which the caller has handed to a version to
     /// run.
     pub(crate) fn of(task: Arc<FutureTask<V>>) -> Submitted<V> {
-        Submitted { task }
+        Submitted { task, origin: None }
+    }
+
+    /// Which task of the pool runs the job: the id
+    /// [`ThreadPool::remove`] takes and
+    /// [`ThreadPool::shutdown_now_with_ids`] hands back. `None` for a
+    /// future that came from another version (through the
+    /// [`Executor`](crate::executor::Executor) trait).
+    ///
+    /// ```
+    /// use threadpool_executor::ThreadPool;
+    /// use threadpool_executor::future::FutureError;
+    /// use std::sync::mpsc;
+    ///
+    /// let pool = ThreadPool::builder().core_pool_size(1).maximum_pool_size(1).build()?;
+    /// let (go, wait) = mpsc::channel::<()>();
+    /// pool.execute(move || wait.recv().unwrap()).unwrap();
+    /// let queued = pool.submit(|| 1).unwrap();
+    /// assert!(pool.remove(queued.task_id().unwrap()));
+    /// assert_eq!(queued.get(), Err(FutureError::Cancelled), "it will never run");
+    /// go.send(()).unwrap();
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
+    pub fn task_id(&self) -> Option<TaskId> {
+        self.origin.as_ref().map(|origin| origin.id)
     }
 
     /// Waits until the job is done, then returns a clone of its value.
@@ -88,7 +122,15 @@ impl<V> Submitted<V> {
     /// [`interrupt::check`](crate::interrupt::check)). Returns whether this
     /// call cancelled it.
     pub fn cancel(&self, may_interrupt: bool) -> bool {
-        self.task.cancel(may_interrupt)
+        let cancelled = self.task.cancel(may_interrupt);
+        if cancelled
+            && let Some(origin) = &self.origin
+            && let Some(pool) = origin.pool.upgrade()
+        {
+            // It may still be queued: `purge` will look for it.
+            pool.cancelled_while_queued(origin.id);
+        }
+        cancelled
     }
 
     /// Whether the job is done: returned, panicked, or cancelled.
@@ -142,9 +184,15 @@ impl ThreadPool<Task> {
         F: FnOnce() -> V + Send + 'static,
     {
         let task = Arc::new(FutureTask::once(job));
-        let run = Arc::clone(&task);
-        self.execute(move || run.run())?;
-        Ok(Submitted { task })
+        let run = CancelUnrun(Some(Arc::clone(&task)));
+        let id = self.execute_with_id(move || run.run())?;
+        Ok(Submitted {
+            task,
+            origin: Some(Origin {
+                pool: Arc::downgrade(self.core()),
+                id,
+            }),
+        })
     }
     // ANCHOR_END: submit
 
@@ -321,6 +369,27 @@ impl ThreadPool<Task> {
         };
         cancel_all(&all);
         outcome
+    }
+}
+
+/// What the pool's task holds of a submitted job: dropped unrun (removed,
+/// handed back by `shutdown_now` and dropped, discarded), it cancels the
+/// job's future, whose `get` would otherwise wait forever.
+struct CancelUnrun<V>(Option<Arc<FutureTask<V>>>);
+
+impl<V> CancelUnrun<V> {
+    fn run(mut self) {
+        if let Some(task) = self.0.take() {
+            task.run();
+        }
+    }
+}
+
+impl<V> Drop for CancelUnrun<V> {
+    fn drop(&mut self) {
+        if let Some(task) = self.0.take() {
+            task.cancel(false);
+        }
     }
 }
 
