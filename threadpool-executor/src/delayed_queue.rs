@@ -63,9 +63,19 @@ use crate::{herd, successor};
 pub trait Delayed: Send + Sync + 'static {
     /// When the item is due.
     fn deadline(&self) -> Deadline;
-    /// FIFO tie-break among equal deadlines: a number given at creation,
-    /// increasing.
+    /// FIFO tie-break among equal deadlines: an increasing number, given
+    /// at creation or by [`number`](Delayed::number).
     fn sequence(&self) -> u64;
+    /// Called by the queue, under its lock, each time it takes the item,
+    /// with the queue's next number; returns the number the item goes by.
+    /// By default the item keeps the one it was made with. Stage 6's
+    /// tasks take the queue's instead, the first time only (a periodic
+    /// task keeps its number, as in the JDK): a counter under a lock the
+    /// queue holds anyway costs no atomic read-modify-write of its own.
+    fn number(&self, next: u64) -> u64 {
+        let _ = next;
+        self.sequence()
+    }
     /// Where the item sits in the queue's heap, or [`NOT_QUEUED`]; kept by
     /// the queue, under its lock only. Start it at [`NOT_QUEUED`].
     fn heap_index(&self) -> &AtomicUsize;
@@ -170,6 +180,8 @@ pub(crate) struct State<T: ?Sized> {
     pub(crate) successor: Option<u64>,
     /// The number the next taking call gets.
     pub(crate) next_taker: u64,
+    /// The number [`Delayed::number`] offers the next item queued.
+    next_sequence: u64,
     /// Takers inside a wait right now.
     waiting: usize,
     /// Waits that have ended, for whatever reason: the cost T10 counts.
@@ -379,6 +391,7 @@ impl<T: Delayed + ?Sized> DelayedQueue<T> {
                     leader: None,
                     successor: None,
                     next_taker: 0,
+                    next_sequence: 1,
                     waiting: 0,
                     wakeups: 0,
                 }),
@@ -551,7 +564,8 @@ impl<T: Delayed + ?Sized> WorkQueue<Arc<T>> for DelayedQueue<T> {
         if item.heap_index().load(Relaxed) != NOT_QUEUED {
             return Err(item);
         }
-        let ticket = Ticket(item.sequence());
+        let ticket = Ticket(item.number(state.next_sequence));
+        state.next_sequence += 1;
         let at = state.heap.push(item);
         match shared.wait {
             // A new head: whoever waits timed waits for the wrong

@@ -143,6 +143,9 @@ pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_millis(10);
 /// it back.
 type Value = Box<dyn Any + Send>;
 
+/// A task's sequence number before its queue numbered it.
+const UNNUMBERED: u64 = 0;
+
 // ANCHOR: task
 /// A task in the scheduled pool: a [`FutureTask`] with a deadline, the
 /// number that orders tasks due at the same time, its place in the queue,
@@ -155,7 +158,9 @@ pub struct ScheduledTask<J: ?Sized = dyn Job<Value>> {
     /// task is out of the queue: at creation, and by the worker between
     /// two runs of a periodic task, before it queues it again.
     deadline: AtomicU64,
-    sequence: u64,
+    /// Its number among tasks due at the same time: 0 until the queue
+    /// first takes it, then the queue's (see [`Delayed::number`]).
+    sequence: AtomicU64,
     period: Option<Period>,
     /// Kept by the queue (see [`Delayed::heap_index`]).
     heap_index: AtomicUsize,
@@ -176,7 +181,20 @@ impl Delayed for ScheduledTask {
     }
 
     fn sequence(&self) -> u64 {
-        self.sequence
+        // ORDERING: Relaxed: written once, by the queue under its lock,
+        // and read by the queue under the same lock.
+        self.sequence.load(Relaxed)
+    }
+
+    fn number(&self, next: u64) -> u64 {
+        match self.sequence() {
+            UNNUMBERED => {
+                // ORDERING: as in `sequence`.
+                self.sequence.store(next, Relaxed);
+                next
+            }
+            kept => kept,
+        }
     }
 
     fn heap_index(&self) -> &AtomicUsize {
@@ -234,7 +252,7 @@ impl ScheduledTask {
 impl fmt::Debug for ScheduledTask {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ScheduledTask")
-            .field("sequence", &self.sequence)
+            .field("sequence", &self.sequence())
             .field("deadline", &self.deadline())
             .field("period", &self.period)
             .field("state", &self.state())
@@ -276,8 +294,6 @@ impl Runnable for Arc<ScheduledTask> {
 struct Scheduler {
     core: Arc<Core<Arc<ScheduledTask>>>,
     queue: DelayedQueue<ScheduledTask>,
-    /// The next task's sequence number: FIFO among equal deadlines.
-    sequencer: AtomicU64,
     continue_periodic: AtomicBool,
     execute_delayed: AtomicBool,
     remove_on_cancel: AtomicBool,
@@ -294,9 +310,7 @@ impl Scheduler {
     ) -> Arc<ScheduledTask> {
         Arc::new(ScheduledTask {
             deadline: AtomicU64::new(deadline.as_nanos()),
-            // ORDERING: only uniqueness and increase matter: the RMW
-            // gives both.
-            sequence: self.sequencer.fetch_add(1, Relaxed),
+            sequence: AtomicU64::new(UNNUMBERED),
             period,
             heap_index: AtomicUsize::new(NOT_QUEUED),
             scheduler: Arc::downgrade(self),
@@ -704,7 +718,6 @@ impl ScheduledBuilder {
             Scheduler {
                 core,
                 queue,
-                sequencer: AtomicU64::new(0),
                 continue_periodic: AtomicBool::new(self.continue_periodic),
                 execute_delayed: AtomicBool::new(self.execute_delayed),
                 remove_on_cancel: AtomicBool::new(self.remove_on_cancel),
@@ -1036,5 +1049,38 @@ impl Drop for ScheduledThreadPool {
         for task in self.pool.shutdown_now() {
             task.future.cancel(false);
         }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    /// The queue numbers a task the first time it takes it, in the order
+    /// the tasks came, and a task queued again keeps its number: the JDK's
+    /// FIFO among equal deadlines, without an atomic counter.
+    #[test]
+    fn tasks_are_numbered_when_first_queued_and_keep_their_number() {
+        let pool = ScheduledThreadPool::new(1).expect("a pool");
+        let scheduler = &pool.scheduler;
+        let due = Deadline::now().after(Duration::from_secs(3600));
+        let tasks: Vec<_> = (0..3)
+            .map(|_| scheduler.new_task(Once::new(|| Box::new(()) as Value), due, None))
+            .collect();
+        assert!(tasks.iter().all(|t| t.sequence() == UNNUMBERED));
+        for task in tasks.iter().rev() {
+            scheduler.delayed_execute(task).expect("a running pool");
+        }
+        let numbers: Vec<u64> = tasks.iter().map(|t| t.sequence()).collect();
+        assert!(
+            numbers[2] < numbers[1] && numbers[1] < numbers[0],
+            "numbered in the order queued (last made, first queued): {numbers:?}"
+        );
+        let kept = tasks[1].sequence();
+        assert!(scheduler.remove(&tasks[1]));
+        scheduler
+            .delayed_execute(&tasks[1])
+            .expect("a running pool");
+        assert_eq!(tasks[1].sequence(), kept, "queued again, same number");
     }
 }
