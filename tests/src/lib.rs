@@ -17,6 +17,11 @@
 //! Adding a stage: write an adapter for its timer in
 //! `tests/battery/versions.rs` and add it to `versions()`; then
 //! `cargo insta review` (or `INSTA_UPDATE=always`) to accept the new row.
+//! A finished version that implements stage 6's executor trait needs no
+//! adapter of its own: it implements [`finished::Finished`] (a delay, a
+//! cancel, what a handle says), and the battery's `AsTimer` and the
+//! stress's `UnderStress` drive it through the trait.
 
 pub mod executor;
+pub mod finished;
 pub mod stress;

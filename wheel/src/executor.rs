@@ -70,6 +70,16 @@ pub trait RunningWheel: Send + Sync + 'static {
     /// The wheel's own `stop`: joins its ticker and hands back every task
     /// not run and not cancelled.
     fn stop(self) -> Vec<Job>;
+
+    /// The handle's own `cancel`: true if this call kept the task from
+    /// ever running.
+    fn cancel(handle: &Self::Handle) -> bool;
+
+    /// How many times the ticker has woken, by its own count: every tick
+    /// for the hashed wheel ([`HashedWheel::ticks`]), only for a slot that
+    /// holds a timer (or a new, sooner one) for the hierarchical
+    /// ([`HierarchicalWheel::wakeups`]).
+    fn wakeups(&self) -> u64;
 }
 
 impl RunningWheel for HashedWheel {
@@ -82,6 +92,14 @@ impl RunningWheel for HashedWheel {
     fn stop(self) -> Vec<Job> {
         HashedWheel::stop(self)
     }
+
+    fn cancel(handle: &hashed::Handle) -> bool {
+        handle.cancel()
+    }
+
+    fn wakeups(&self) -> u64 {
+        self.ticks()
+    }
 }
 
 impl RunningWheel for HierarchicalWheel {
@@ -93,6 +111,14 @@ impl RunningWheel for HierarchicalWheel {
 
     fn stop(self) -> Vec<Job> {
         HierarchicalWheel::stop(self)
+    }
+
+    fn cancel(handle: &hierarchical::Handle) -> bool {
+        handle.cancel()
+    }
+
+    fn wakeups(&self) -> u64 {
+        HierarchicalWheel::wakeups(self)
     }
 }
 

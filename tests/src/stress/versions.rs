@@ -3,6 +3,11 @@
 //! 8's driver. The earlier versions are not here: their `cancel` discards
 //! what is queued without a word (as `java.util.Timer`'s does), so there
 //! is nothing to account with.
+//!
+//! Every one but stage 8's is driven through stage 6's executor trait,
+//! by one adapter ([`UnderStress`]): the shutdown is its `shutdown_now`,
+//! the end its `await_termination`; what the trait leaves out (a delay, a
+//! cancel, a handle's report) is [`Finished`]'s.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -11,22 +16,23 @@ use std::time::Duration;
 
 use async_timer::{Driver, Handle, Sleep, TimerError};
 
-use interrupt_cancel::timer::{TaskHandle, TaskState, Timer};
+use interrupt_cancel::timer::{TaskHandle, Timer};
 use kit::threads::unique_name;
 use parking_lot::Mutex;
+use threadpool_executor::executor::Executor;
 use threadpool_executor::factory::NamedThreads;
-use threadpool_executor::future::FutureState;
 use threadpool_executor::pool::ThreadPool;
 use threadpool_executor::queue::TaskQueue;
-use threadpool_executor::scheduled::{ScheduledFuture, ScheduledThreadPool};
-use wheel::hashed::{HashedConfig, HashedWheel};
-use wheel::hierarchical::{HierarchicalConfig, HierarchicalWheel};
-use wheel::{Executor, Job};
+use threadpool_executor::scheduled::ScheduledTask;
+use wheel::executor::WheelPool;
+use wheel::hashed::HashedConfig;
+use wheel::hierarchical::HierarchicalConfig;
 
 use super::{HandBack, Plan, Report, Stressed, Tally, Task, run};
 use crate::executor;
+use crate::finished::Finished;
 
-/// How long `finish` waits for a pool to end before it calls the run a
+/// How long `finish` waits for a version to end before it calls the run a
 /// failure (every task is a few nanoseconds of work).
 const TERMINATION: Duration = Duration::from_secs(10);
 
@@ -43,30 +49,52 @@ pub fn all() -> Vec<Fixed> {
     vec![
         Fixed {
             name: "interrupt-cancel::timer",
-            run: |plan| run(TimerUnderStress::start(), plan),
+            run: |plan| {
+                let timer = Timer::new(&unique_name("st-tm")).expect("spawn the timer's thread");
+                run(UnderStress::new(timer), plan)
+            },
         },
         Fixed {
             name: "threadpool-executor::scheduled",
-            run: |plan| run(ScheduledUnderStress::start(), plan),
+            run: |plan| {
+                let pool = threadpool_executor::presets::scheduled(2)
+                    .thread_factory(named("st-sp"))
+                    .build()
+                    .expect("a scheduled pool of two");
+                run(UnderStress::new(pool), plan)
+            },
         },
         Fixed {
             name: "threadpool-executor::pool, unbounded queue",
-            run: |plan| run(PoolUnderStress::start(TaskQueue::unbounded()), plan),
+            run: |plan| run(UnderStress::new(pool(TaskQueue::unbounded())), plan),
         },
         Fixed {
             name: "threadpool-executor::pool, bounded queue",
             run: |plan| {
                 let queue = TaskQueue::bounded(1000).expect("a capacity of 1000");
-                run(PoolUnderStress::start(queue), plan)
+                run(UnderStress::new(pool(queue)), plan)
             },
         },
         Fixed {
             name: "wheel::hashed",
-            run: |plan| run(WheelUnderStress::hashed(), plan),
+            run: |plan| {
+                let config = HashedConfig {
+                    tick: WHEEL_TICK,
+                    slots: 512,
+                };
+                let wheel = WheelPool::hashed(config, wheel_pool(), &unique_name("st-hw"))
+                    .expect("a valid hashed wheel");
+                run(UnderStress::new(wheel), plan)
+            },
         },
         Fixed {
             name: "wheel::hierarchical",
-            run: |plan| run(WheelUnderStress::hierarchical(), plan),
+            run: |plan| {
+                let config = HierarchicalConfig { tick: WHEEL_TICK };
+                let wheel = WheelPool::hierarchical(config, wheel_pool(), &unique_name("st-lv"))
+                    .expect("a valid hierarchical wheel");
+                run(UnderStress::new(wheel), plan)
+            },
         },
         Fixed {
             name: ASYNC,
@@ -78,294 +106,113 @@ pub fn all() -> Vec<Fixed> {
 /// Stage 8's finished driver, as the matrix names its row.
 pub const ASYNC: &str = "async-timer";
 
-/// Stage 5's `Timer`: its `cancel` discards the queue and marks each
-/// discarded task's handle `Cancelled`.
-struct TimerUnderStress(Timer);
-
-impl TimerUnderStress {
-    fn start() -> TimerUnderStress {
-        TimerUnderStress(Timer::new(&unique_name("st-tm")).expect("spawn the timer's thread"))
-    }
-}
-
-impl Stressed for TimerUnderStress {
-    type Handle = TaskHandle;
-
-    fn schedule(&self, delay: Duration, task: Task) -> Option<TaskHandle> {
-        self.0.schedule(delay, task).ok()
-    }
-
-    fn cancel(&self, handle: &TaskHandle) -> bool {
-        handle.cancel()
-    }
-
-    fn shutdown(&self) {
-        self.0.cancel();
-    }
-
-    fn finish(self) -> HandBack {
-        // Dropping the timer joins its thread.
-        drop(self.0);
-        HandBack::default()
-    }
-
-    fn report(handle: &TaskHandle) -> Report {
-        match handle.state() {
-            TaskState::Executed | TaskState::Panicked => Report::Ran,
-            TaskState::Cancelled => Report::Cancelled,
-            TaskState::Scheduled => Report::Nothing,
-        }
-    }
-}
-
-/// Stage 6's scheduled pool, two workers: `shutdown_now` hands back every
-/// task that never started, as its own `ScheduledTask`s (which cannot run
-/// once their pool is shut down): their futures stay `New`.
-struct ScheduledUnderStress {
-    pool: ScheduledThreadPool,
-    handed_back: Mutex<usize>,
-}
-
-impl ScheduledUnderStress {
-    fn start() -> ScheduledUnderStress {
-        let pool = threadpool_executor::presets::scheduled(2)
-            .thread_factory(NamedThreads::with_prefix(format!(
-                "{}-",
-                unique_name("st-sp")
-            )))
-            .build()
-            .expect("a scheduled pool of two");
-        ScheduledUnderStress {
-            pool,
-            handed_back: Mutex::new(0),
-        }
-    }
-}
-
-impl Stressed for ScheduledUnderStress {
-    type Handle = ScheduledFuture<()>;
-
-    /// `cancel(false)` on a running task returns true and lets it finish.
-    const CANCEL_WHILE_RUNNING: bool = true;
-
-    fn schedule(&self, delay: Duration, task: Task) -> Option<ScheduledFuture<()>> {
-        self.pool.schedule(delay, task).ok()
-    }
-
-    fn cancel(&self, handle: &ScheduledFuture<()>) -> bool {
-        handle.cancel(false)
-    }
-
-    fn shutdown(&self) {
-        *self.handed_back.lock() = self.pool.shutdown_now().len();
-    }
-
-    fn finish(self) -> HandBack {
-        assert!(
-            self.pool.await_termination(TERMINATION),
-            "the scheduled pool did not end"
-        );
-        HandBack {
-            runnable: Vec::new(),
-            opaque: *self.handed_back.lock(),
-        }
-    }
-
-    fn report(handle: &ScheduledFuture<()>) -> Report {
-        match handle.state() {
-            FutureState::New => Report::HandedBack,
-            FutureState::Completing | FutureState::Normal | FutureState::Exceptional => Report::Ran,
-            FutureState::Cancelled | FutureState::Interrupting | FutureState::Interrupted => {
-                Report::Cancelled
-            }
-        }
-    }
+/// Threads named `<unique>-1`, `<unique>-2`, ...
+fn named(what: &str) -> NamedThreads {
+    NamedThreads::with_prefix(format!("{}-", unique_name(what)))
 }
 
 /// Stage 6's pool, two core threads and four at most: no delays, no
-/// cancel; a full queue or a shutdown refuses with the task in the error,
-/// and `shutdown_now` hands back the queued ones.
-struct PoolUnderStress {
-    pool: ThreadPool,
-    handed_back: Mutex<Vec<Task>>,
-}
-
-impl PoolUnderStress {
-    fn start(queue: TaskQueue<Task>) -> PoolUnderStress {
-        let pool = ThreadPool::builder()
-            .core_pool_size(2)
-            .maximum_pool_size(4)
-            .queue(queue)
-            .thread_factory(NamedThreads::with_prefix(format!(
-                "{}-",
-                unique_name("st-pl")
-            )))
-            .build()
-            .expect("a pool of 2 to 4");
-        PoolUnderStress {
-            pool,
-            handed_back: Mutex::new(Vec::new()),
-        }
-    }
-}
-
-impl Stressed for PoolUnderStress {
-    type Handle = ();
-
-    fn schedule(&self, _delay: Duration, task: Task) -> Option<()> {
-        self.pool.execute_task(task).ok()
-    }
-
-    fn cancel(&self, _handle: &()) -> bool {
-        false
-    }
-
-    fn shutdown(&self) {
-        *self.handed_back.lock() = self.pool.shutdown_now();
-    }
-
-    fn finish(self) -> HandBack {
-        assert!(
-            self.pool.await_termination(TERMINATION),
-            "the pool did not end"
-        );
-        HandBack {
-            runnable: self.handed_back.into_inner(),
-            opaque: 0,
-        }
-    }
-
-    fn report(_handle: &()) -> Report {
-        Report::Nothing
-    }
-}
-
-/// One of stage 7's wheels, ticking every millisecond, on a pool of two.
-/// Clients schedule through the wheel's `Scheduler`; the shutdown stops the
-/// wheel, which hands back every task not run, and then the pool runs what
-/// the wheel had already given it.
-struct WheelUnderStress<W, S> {
-    wheel: Mutex<Option<W>>,
-    scheduler: S,
-    stop: fn(W) -> Vec<Job>,
-    pool: Arc<ThreadPool>,
-    handed_back: Mutex<Vec<Job>>,
+/// cancel; a full queue or a shutdown refuses with the task in the error.
+fn pool(queue: TaskQueue<Task>) -> ThreadPool {
+    ThreadPool::builder()
+        .core_pool_size(2)
+        .maximum_pool_size(4)
+        .queue(queue)
+        .thread_factory(named("st-pl"))
+        .build()
+        .expect("a pool of 2 to 4")
 }
 
 /// A pool of two for a wheel's due tasks.
-fn wheel_pool() -> (Arc<ThreadPool>, Arc<dyn Executor>) {
-    let pool = Arc::new(
-        threadpool_executor::presets::fixed(2)
-            .thread_factory(NamedThreads::with_prefix(format!(
-                "{}-",
-                unique_name("st-wp")
-            )))
-            .build()
-            .expect("a pool of two"),
-    );
-    let executor: Arc<dyn Executor> = pool.clone();
-    (pool, executor)
+fn wheel_pool() -> ThreadPool {
+    threadpool_executor::presets::fixed(2)
+        .thread_factory(named("st-wp"))
+        .build()
+        .expect("a pool of two")
 }
 
+/// The wheels tick every millisecond.
 const WHEEL_TICK: Duration = Duration::from_millis(1);
 
-impl WheelUnderStress<HashedWheel, wheel::hashed::Scheduler> {
-    fn hashed() -> Self {
-        let (pool, executor) = wheel_pool();
-        let config = HashedConfig {
-            tick: WHEEL_TICK,
-            slots: 512,
-        };
-        let wheel = HashedWheel::start(config, executor, &unique_name("st-hw"))
-            .expect("a valid hashed wheel");
-        WheelUnderStress {
-            scheduler: wheel.scheduler(),
-            wheel: Mutex::new(Some(wheel)),
-            stop: HashedWheel::stop,
-            pool,
+/// How the stress counts one task that `shutdown_now` handed back.
+pub(super) trait Pending: Send {
+    /// Adds it to what the shutdown gave back.
+    fn count(self, back: &mut HandBack);
+}
+
+/// The pool's and the wheels' own closures: the harness runs them.
+impl Pending for Task {
+    fn count(self, back: &mut HandBack) {
+        back.runnable.push(self);
+    }
+}
+
+/// The scheduled pool's tasks cannot run once it is shut down: counted.
+impl Pending for Arc<ScheduledTask> {
+    fn count(self, back: &mut HandBack) {
+        back.opaque += 1;
+    }
+}
+
+/// The Timer's handles to what it discarded: each says `Cancelled`, as the
+/// client's own handle to the same task does, which is where it counts.
+impl Pending for TaskHandle {
+    fn count(self, _back: &mut HandBack) {}
+}
+
+/// A finished version, through the executor trait: the shutdown is
+/// `shutdown_now`, whose hand-back `finish` counts once
+/// `await_termination` says every thread has ended.
+pub(super) struct UnderStress<E: Executor> {
+    on: E,
+    handed_back: Mutex<Vec<E::Pending>>,
+}
+
+impl<E: Executor> UnderStress<E> {
+    fn new(on: E) -> Self {
+        UnderStress {
+            on,
             handed_back: Mutex::new(Vec::new()),
         }
     }
 }
 
-impl WheelUnderStress<HierarchicalWheel, wheel::hierarchical::Scheduler> {
-    fn hierarchical() -> Self {
-        let (pool, executor) = wheel_pool();
-        let config = HierarchicalConfig { tick: WHEEL_TICK };
-        let wheel = HierarchicalWheel::start(config, executor, &unique_name("st-lv"))
-            .expect("a valid hierarchical wheel");
-        WheelUnderStress {
-            scheduler: wheel.scheduler(),
-            wheel: Mutex::new(Some(wheel)),
-            stop: HierarchicalWheel::stop,
-            pool,
-            handed_back: Mutex::new(Vec::new()),
-        }
-    }
-}
+impl<E> Stressed for UnderStress<E>
+where
+    E: Finished,
+    E::Pending: Pending,
+{
+    type Handle = E::Handle;
 
-/// What the stress needs of a wheel's scheduler and handle: the two
-/// wheels' types have the same calls, and no trait in common.
-trait WheelCalls: Sync {
-    type Handle: Send;
-    fn schedule(&self, delay: Duration, job: Job) -> Option<Self::Handle>;
-    fn cancel(handle: &Self::Handle) -> bool;
-}
+    const CANCEL_WHILE_RUNNING: bool = E::CANCEL_WHILE_RUNNING;
 
-impl WheelCalls for wheel::hashed::Scheduler {
-    type Handle = wheel::hashed::Handle;
-    fn schedule(&self, delay: Duration, job: Job) -> Option<Self::Handle> {
-        wheel::hashed::Scheduler::schedule(self, delay, job).ok()
-    }
-    fn cancel(handle: &Self::Handle) -> bool {
-        handle.cancel()
-    }
-}
-
-impl WheelCalls for wheel::hierarchical::Scheduler {
-    type Handle = wheel::hierarchical::Handle;
-    fn schedule(&self, delay: Duration, job: Job) -> Option<Self::Handle> {
-        wheel::hierarchical::Scheduler::schedule(self, delay, job).ok()
-    }
-    fn cancel(handle: &Self::Handle) -> bool {
-        handle.cancel()
-    }
-}
-
-impl<W: Send, S: WheelCalls> Stressed for WheelUnderStress<W, S> {
-    type Handle = S::Handle;
-
-    fn schedule(&self, delay: Duration, task: Task) -> Option<S::Handle> {
-        self.scheduler.schedule(delay, task)
+    fn schedule(&self, delay: Duration, task: Task) -> Option<E::Handle> {
+        self.on.after(delay, task)
     }
 
-    fn cancel(&self, handle: &S::Handle) -> bool {
-        S::cancel(handle)
+    fn cancel(&self, handle: &E::Handle) -> bool {
+        E::cancel(handle)
     }
 
     fn shutdown(&self) {
-        if let Some(wheel) = self.wheel.lock().take() {
-            *self.handed_back.lock() = (self.stop)(wheel);
-        }
+        *self.handed_back.lock() = self.on.shutdown_now();
     }
 
     fn finish(self) -> HandBack {
-        self.shutdown();
-        // The wheel has stopped: nothing more reaches the pool. What it
-        // already has still runs.
-        self.pool.shutdown();
         assert!(
-            self.pool.await_termination(TERMINATION),
-            "the wheel's pool did not end"
+            self.on.await_termination(TERMINATION),
+            "the version did not end"
         );
-        HandBack {
-            runnable: self.handed_back.into_inner(),
-            opaque: 0,
+        drop(self.on);
+        let mut back = HandBack::default();
+        for pending in self.handed_back.into_inner() {
+            pending.count(&mut back);
         }
+        back
     }
 
-    fn report(_handle: &S::Handle) -> Report {
-        Report::Nothing
+    fn report(handle: &E::Handle) -> Report {
+        E::report(handle)
     }
 }
 

@@ -23,7 +23,7 @@ use threadpool_executor::queue::WorkQueue;
 use threadpool_executor::scheduled::ScheduledThreadPool;
 
 use super::scenarios::{Outcome, Verdict};
-use super::versions::{Periodic, Subject, Task, Version};
+use super::versions::{AsTimer, Subject, Version};
 
 /// What a scheduled row is built with.
 #[derive(Debug, Clone, Copy)]
@@ -32,11 +32,6 @@ pub struct Sched {
     pub wait: Wait,
     /// Whether a cancel takes the task out of the queue at once (T14's fix).
     pub remove_on_cancel: bool,
-}
-
-/// The scheduled pool, seen through the battery's interface.
-pub struct ScheduledSubject {
-    pool: ScheduledThreadPool,
 }
 
 /// A scheduled pool of `core` threads named `<name>`, `<name>b`, `<name>c`,
@@ -78,29 +73,7 @@ pub fn start(name: &str, sched: Sched) -> Box<dyn Subject> {
         kit::threads::asleep_within(&[name, &second], kit::ms(5000)),
         "the pool's two workers were not both asleep in their waits within 5000 ms"
     );
-    Box::new(ScheduledSubject { pool })
-}
-
-impl Subject for ScheduledSubject {
-    fn schedule(&self, delay: Duration, task: Task) {
-        self.pool.schedule(delay, task).expect("a running pool");
-    }
-
-    fn try_schedule(&self, delay: Duration, task: Task) -> bool {
-        self.pool.schedule(delay, task).is_ok()
-    }
-
-    fn schedule_at_fixed_rate(&self, delay: Duration, period: Duration, task: Periodic) -> bool {
-        self.pool
-            .schedule_at_fixed_rate(delay, period, task)
-            .is_ok()
-    }
-
-    /// java.util.Timer's `cancel` drops every task and ends the thread:
-    /// the pool's `shutdown_now`.
-    fn cancel(&self) {
-        let _never_started = self.pool.shutdown_now();
-    }
+    AsTimer::boxed(pool)
 }
 
 /// How many workers T10's scenario runs.

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use parking_lot::Mutex;
+use progression::finished::Finished;
 use threadpool_executor::pool::Variant;
 
 use super::pools::{PoolVersion, Queue};
@@ -9,13 +11,12 @@ use super::scheduled::{self, Sched};
 use threadpool_executor::delayed_queue::Wait;
 
 use super::futures::{self, Futures};
-use super::wheels::{Kind, WheelOnPool};
+use super::wheels::Kind;
 
 /// A task as the battery hands it to a timer.
 pub type Task = Box<dyn FnOnce() + Send>;
 
-/// A periodic task as the battery hands it to a timer.
-pub type Periodic = Box<dyn FnMut() + Send>;
+pub use progression::finished::Periodic;
 
 /// A running timer. Dropping it stops and joins its thread.
 pub trait Subject: Send + Sync {
@@ -171,45 +172,61 @@ cancellable! {
     interrupt_cancel::refuses_when_dead::Timer, rescue: |_| {};
 }
 
-/// Stage 5's finished Timer. `schedule` returns a handle whose drop takes
-/// the timer's lock; the thread may be held at a pause point inside that
-/// lock, so the handles are kept until the timer itself is dropped (fields
-/// drop in order: the timer, and its thread, first).
-struct FinalTimer {
-    timer: interrupt_cancel::timer::Timer,
-    handles: std::sync::Mutex<Vec<interrupt_cancel::timer::TaskHandle>>,
+/// A finished version (stage 5's Timer, the scheduled pool, the hashed and
+/// hierarchical wheels on their pool), through the executor trait and
+/// what [`Finished`] adds to it. java.util.Timer's `cancel` drops every
+/// task and ends the thread: the trait's `shutdown_now`.
+///
+/// What `schedule` and `shutdown_now` give back is kept until the version
+/// itself is dropped (fields drop in order: the version, and its threads,
+/// first): a Timer handle's drop takes the timer's lock, which its thread
+/// may be holding at a pause point.
+pub struct AsTimer<E: Finished> {
+    on: E,
+    handles: Mutex<Vec<E::Handle>>,
+    handed_back: Mutex<Vec<E::Pending>>,
 }
 
-impl FinalTimer {
-    fn keep(
-        &self,
-        handle: Result<interrupt_cancel::timer::TaskHandle, impl std::fmt::Debug>,
-    ) -> bool {
-        match handle {
-            Ok(h) => {
-                self.handles
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push(h);
-                true
-            }
-            Err(_) => false,
-        }
+impl<E: Finished> AsTimer<E>
+where
+    E::Pending: Send,
+{
+    /// The version, as a battery timer.
+    pub fn boxed(on: E) -> Box<dyn Subject> {
+        Box::new(AsTimer {
+            on,
+            handles: Mutex::new(Vec::new()),
+            handed_back: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn keep(&self, handle: Option<E::Handle>) -> bool {
+        handle.map(|h| self.handles.lock().push(h)).is_some()
     }
 }
 
-impl Subject for FinalTimer {
+impl<E: Finished> Subject for AsTimer<E>
+where
+    E::Pending: Send,
+{
     fn schedule(&self, delay: Duration, task: Task) {
-        assert!(self.keep(self.timer.schedule(delay, task)), "a small delay");
+        assert!(
+            self.try_schedule(delay, task),
+            "a finished version refused a task"
+        );
     }
     fn try_schedule(&self, delay: Duration, task: Task) -> bool {
-        self.keep(self.timer.schedule(delay, task))
+        self.keep(self.on.after(delay, task))
     }
     fn schedule_at_fixed_rate(&self, delay: Duration, period: Duration, task: Periodic) -> bool {
-        self.keep(self.timer.schedule_at_fixed_rate(delay, period, task))
+        self.keep(self.on.at_fixed_rate(delay, period, task))
     }
     fn cancel(&self) {
-        self.timer.cancel();
+        let never_started = self.on.shutdown_now();
+        self.handed_back.lock().extend(never_started);
+    }
+    fn wakeups(&self) -> Option<u64> {
+        self.on.wakeups()
     }
 }
 
@@ -442,12 +459,7 @@ pub fn versions() -> Vec<Version> {
                 "interrupt-cancel::timer: peeked the head, not yet waiting",
                 "C1",
             )),
-            start: |name| {
-                Box::new(FinalTimer {
-                    timer: interrupt_cancel::timer::Timer::new(name).unwrap(),
-                    handles: std::sync::Mutex::new(Vec::new()),
-                })
-            },
+            start: |name| AsTimer::boxed(interrupt_cancel::timer::Timer::new(name).unwrap()),
             stop: Stop {
                 cancel: true,
                 idle: None,
@@ -492,15 +504,9 @@ pub fn versions() -> Vec<Version> {
             Variant::Fixed,
             Queue::Bounded,
         ),
-        wheel_row("wheel::lockfree", Kind::LockFree, |name| {
-            Box::new(WheelOnPool::start(Kind::LockFree, name))
-        }),
-        wheel_row("wheel::hashed", Kind::Hashed, |name| {
-            Box::new(WheelOnPool::start(Kind::Hashed, name))
-        }),
-        wheel_row("wheel::hierarchical", Kind::Hierarchical, |name| {
-            Box::new(WheelOnPool::start(Kind::Hierarchical, name))
-        }),
+        wheel_row("wheel::lockfree", Kind::LockFree),
+        wheel_row("wheel::hashed", Kind::Hashed),
+        wheel_row("wheel::hierarchical", Kind::Hierarchical),
         futures_row(futures::RACY_POLL),
         futures_row(futures::FIRST_WAKER_ONLY),
         futures_row(futures::LEAKY_DROP),
@@ -530,11 +536,11 @@ fn futures_row(version: Futures) -> Version {
 /// A row for one of stage 7's wheels: a timer whose drop stops it, with no
 /// window of the kind the timer columns hold (a wheel's window is its
 /// adder's, asked by the W2 column).
-fn wheel_row(name: &'static str, kind: Kind, start: fn(&str) -> Box<dyn Subject>) -> Version {
+fn wheel_row(name: &'static str, kind: Kind) -> Version {
     Version {
         name,
         window: None,
-        start,
+        start: kind.start(),
         stop: Stop::default(),
         pool: None,
         scheduled: None,

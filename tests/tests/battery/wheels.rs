@@ -21,15 +21,16 @@ use kit::threads::unique_name;
 use kit::{Recorder, ms};
 use threadpool_executor::ThreadPool;
 use threadpool_executor::factory::NamedThreads;
-use wheel::hashed::{HashedConfig, HashedWheel};
+use wheel::executor::WheelPool;
+use wheel::hashed::HashedConfig;
 use wheel::hashed_core::HashedCore;
-use wheel::hierarchical::{HierarchicalConfig, HierarchicalWheel};
+use wheel::hierarchical::HierarchicalConfig;
 use wheel::levels::Levels;
 use wheel::lockfree::{LockFreeConfig, LockFreeWheel};
 
 use super::gone::gone_within;
 use super::scenarios::{Outcome, Verdict};
-use super::versions::{Subject, Task, Version};
+use super::versions::{AsTimer, Subject, Task, Version};
 
 /// Which wheel a row is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -81,84 +82,75 @@ impl Kind {
     }
 }
 
-/// The wheel itself, of whichever kind.
-enum Running {
-    LockFree(LockFreeWheel),
-    Hashed(HashedWheel),
-    Hierarchical(HierarchicalWheel),
+impl Kind {
+    /// How a row of this kind starts its wheel, with its ticker named as
+    /// given: the post's wheel in its own terms, the finished two as
+    /// executors ([`WheelPool`]), through the executor trait.
+    pub fn start(self) -> fn(&str) -> Box<dyn Subject> {
+        match self {
+            Kind::LockFree => |name| Box::new(LockFreeOnPool::start(name)),
+            Kind::Hashed => |name| {
+                let config = HashedConfig {
+                    tick: Kind::Hashed.tick(),
+                    slots: HASHED_SLOTS,
+                };
+                let wheel = WheelPool::hashed(config, pool(), name).expect("a valid hashed wheel");
+                AsTimer::boxed(wheel)
+            },
+            Kind::Hierarchical => |name| {
+                let config = HierarchicalConfig {
+                    tick: Kind::Hierarchical.tick(),
+                };
+                let wheel = WheelPool::hierarchical(config, pool(), name)
+                    .expect("a valid hierarchical wheel");
+                AsTimer::boxed(wheel)
+            },
+        }
+    }
 }
 
-/// A wheel row as the battery drives it: the wheel, then its pool (fields
-/// drop in this order: the wheel's ticker is joined before the pool).
-pub struct WheelOnPool {
-    wheel: Option<Running>,
+/// A wheel row's pool of two threads.
+fn pool() -> ThreadPool {
+    threadpool_executor::presets::fixed(2)
+        .thread_factory(NamedThreads::with_prefix(format!(
+            "{}-",
+            unique_name("pm-wp")
+        )))
+        // Reported by the battery, not by the default panic hook.
+        .on_panic(|_| {})
+        .build()
+        .expect("a pool of two")
+}
+
+/// The post's wheel as the battery drives it: the wheel, then its pool
+/// (fields drop in this order: the wheel's ticker is joined before the
+/// pool).
+struct LockFreeOnPool {
+    wheel: Option<LockFreeWheel>,
     _pool: Arc<ThreadPool>,
 }
 
-impl WheelOnPool {
-    /// Starts a wheel of `kind` whose ticker is named `name`, on a pool of
-    /// two threads.
-    pub fn start(kind: Kind, name: &str) -> WheelOnPool {
-        let pool = Arc::new(
-            threadpool_executor::presets::fixed(2)
-                .thread_factory(NamedThreads::with_prefix(format!(
-                    "{}-",
-                    unique_name("pm-wp")
-                )))
-                // Reported by the battery, not by the default panic hook.
-                .on_panic(|_| {})
-                .build()
-                .expect("a pool of two"),
-        );
-        let executor: Arc<dyn wheel::Executor> = pool.clone();
-        let wheel = match kind {
-            Kind::LockFree => Running::LockFree(
-                LockFreeWheel::start(
-                    LockFreeConfig::new(kind.tick(), LOCKFREE_SLOTS, LOCKFREE_CAPACITY),
-                    executor,
-                    name,
-                )
-                .expect("a valid lock-free wheel"),
-            ),
-            Kind::Hashed => Running::Hashed(
-                HashedWheel::start(
-                    HashedConfig {
-                        tick: kind.tick(),
-                        slots: HASHED_SLOTS,
-                    },
-                    executor,
-                    name,
-                )
-                .expect("a valid hashed wheel"),
-            ),
-            Kind::Hierarchical => Running::Hierarchical(
-                HierarchicalWheel::start(HierarchicalConfig { tick: kind.tick() }, executor, name)
-                    .expect("a valid hierarchical wheel"),
-            ),
-        };
-        WheelOnPool {
+impl LockFreeOnPool {
+    fn start(name: &str) -> LockFreeOnPool {
+        let pool = Arc::new(pool());
+        let config = LockFreeConfig::new(Kind::LockFree.tick(), LOCKFREE_SLOTS, LOCKFREE_CAPACITY);
+        let wheel =
+            LockFreeWheel::start(config, pool.clone(), name).expect("a valid lock-free wheel");
+        LockFreeOnPool {
             wheel: Some(wheel),
             _pool: pool,
         }
     }
 
-    /// How many times the ticker has ticked (the lock-free wheel only: the
-    /// others are asked in wall time).
-    fn lockfree_ticks(&self) -> Option<u64> {
-        match &self.wheel {
-            Some(Running::LockFree(w)) => Some(w.stats().ticks),
-            _ => None,
-        }
+    fn wheel(&self) -> &LockFreeWheel {
+        self.wheel.as_ref().expect("running")
     }
 }
 
-impl Subject for WheelOnPool {
+impl Subject for LockFreeOnPool {
+    /// Its ticks: the W2 column counts them too.
     fn wakeups(&self) -> Option<u64> {
-        Some(match self.wheel.as_ref().expect("running") {
-            Running::LockFree(w) => w.stats().ticks,
-            Running::Hashed(w) => w.ticks(),
-            Running::Hierarchical(w) => w.wakeups(),
-        })
+        Some(self.wheel().stats().ticks)
     }
 
     fn schedule(&self, delay: Duration, task: Task) {
@@ -166,22 +158,15 @@ impl Subject for WheelOnPool {
     }
 
     fn try_schedule(&self, delay: Duration, task: Task) -> bool {
-        match self.wheel.as_ref().expect("running") {
-            Running::LockFree(w) => w.add(delay, task).is_ok(),
-            Running::Hashed(w) => w.schedule(delay, task).is_ok(),
-            Running::Hierarchical(w) => w.schedule(delay, task).is_ok(),
-        }
+        self.wheel().add(delay, task).is_ok()
     }
 }
 
-impl Drop for WheelOnPool {
+impl Drop for LockFreeOnPool {
     fn drop(&mut self) {
         // What `stop` hands back had not run: the battery drops it.
-        match self.wheel.take() {
-            Some(Running::LockFree(w)) => drop(w.stop()),
-            Some(Running::Hashed(w)) => drop(w.stop()),
-            Some(Running::Hierarchical(w)) => drop(w.stop()),
-            None => {}
+        if let Some(wheel) = self.wheel.take() {
+            drop(wheel.stop());
         }
     }
 }
@@ -201,7 +186,9 @@ pub fn cursor_race(version: &Version) -> Outcome {
         };
     };
     let name = unique_name("pm-w2");
-    let wheel = WheelOnPool::start(kind, &name);
+    let wheel = (version.start)(&name);
+    // The post's wheel is watched in its ticks, the others in time.
+    let lockfree_ticks = || wheel.wakeups().filter(|_| kind == Kind::LockFree);
     let rec = Recorder::new();
     let adder = unique_name("pm-w2a");
     let pause = Pause::arm(kind.window(), &adder);
@@ -225,10 +212,8 @@ pub fn cursor_race(version: &Version) -> Outcome {
         // Past the task's slot: for the post's wheel, counted in its
         // ticks (a slot is drained to the end by then); for the others,
         // in time, since nothing an adder does depends on their ticks.
-        let passed = match wheel.lockfree_ticks() {
-            Some(k) => kit::eventually(ms(2000), || {
-                wheel.lockfree_ticks().is_some_and(|t| t > k + 3)
-            }),
+        let passed = match lockfree_ticks() {
+            Some(k) => kit::eventually(ms(2000), || lockfree_ticks().is_some_and(|t| t > k + 3)),
             None => {
                 let until = rec.elapsed() + kind.tick() * 4;
                 kit::eventually(ms(2000), || rec.elapsed() >= until)
