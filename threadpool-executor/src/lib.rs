@@ -16,7 +16,8 @@
 //!    a hand-off that holds nothing. Its capacity decides how the pool
 //!    grows (T2).
 //! 4. [`pool`]: `execute`'s three steps (T1), the look after queuing
-//!    (T7), `shutdown` and `shutdown_now` (T8), the counters and setters.
+//!    (T7), `shutdown` and `shutdown_now` (T8), the counters and setters,
+//!    `remove` and `purge`, and the drop rule.
 //! 5. [`worker`]: a worker's loop: its first task, then `get_task`, which
 //!    waits at most the keep-alive when the worker may time out (T5); a
 //!    worker that dies of a panic is replaced (T6).
@@ -94,6 +95,6 @@ pub mod error;
 
 pub use interrupt_cancel::interrupt;
 pub use pool::ThreadPool;
-pub use task::{Runnable, Task};
+pub use task::{Runnable, Task, TaskId};
 
 mod sync;

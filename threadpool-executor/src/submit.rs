@@ -215,9 +215,22 @@ impl ThreadPool<Task> {
 
     /// As [`invoke_all`](ThreadPool::invoke_all), waiting at most
     /// `timeout` in all: jobs not done by then are cancelled (interrupting
-    /// those running), as Java's timed `invokeAll` does. A zero timeout
-    /// cancels whatever has not finished by the time every job is
-    /// submitted.
+    /// those running), as Java's timed `invokeAll` does. As there, a job
+    /// whose turn to be submitted comes after the deadline is not
+    /// submitted at all: its future comes back cancelled. So a zero
+    /// timeout is no error (Java allows zero and negative ones): it runs
+    /// nothing and hands back every future cancelled.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use threadpool_executor::ThreadPool;
+    ///
+    /// let pool = ThreadPool::builder().build()?;
+    /// let jobs: Vec<fn() -> u32> = vec![|| 1, || 2];
+    /// let futures = pool.invoke_all_timeout(jobs, Duration::ZERO).unwrap();
+    /// assert!(futures.iter().all(|f| f.is_cancelled()));
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
     ///
     /// # Errors
     /// As `invoke_all`.
@@ -245,6 +258,14 @@ impl ThreadPool<Task> {
     {
         let mut all = Vec::new();
         for job in jobs {
+            if deadline.is_some_and(|deadline| deadline <= Instant::now()) {
+                // Out of time before its turn: Java's timed invokeAll
+                // does not execute it either.
+                let never = Arc::new(FutureTask::once(job));
+                never.cancel(false);
+                all.push(Submitted::of(never));
+                continue;
+            }
             match self.submit(job) {
                 Ok(submitted) => all.push(submitted),
                 Err(rejected) => {
@@ -295,7 +316,10 @@ impl ThreadPool<Task> {
     // ANCHOR_END: invoke_any
 
     /// As [`invoke_any`](ThreadPool::invoke_any), waiting at most
-    /// `timeout` for a job to return.
+    /// `timeout` for a job to return. A zero timeout is no error (Java
+    /// allows zero and negative ones): every job is submitted, and the
+    /// call answers [`InvokeError::Timeout`] unless one has returned by
+    /// the time it looks.
     ///
     /// # Errors
     /// As `invoke_any`, and [`InvokeError::Timeout`] if none returned in

@@ -1,6 +1,8 @@
 //! Bad input: every configuration the pool cannot honour is a typed error
 //! with a message, at construction and in every setter, and a setter that
-//! fails changes nothing.
+//! fails changes nothing; every ExecutorService call given nothing, no
+//! time, or a pool shut down answers as the JDK does, never with a panic
+//! or a hang.
 #![cfg(not(loom))]
 
 mod support;
@@ -10,8 +12,9 @@ use std::time::Duration;
 
 use threadpool_executor::ThreadPool;
 use threadpool_executor::ctl::CAPACITY;
-use threadpool_executor::error::{ConfigError, Reason};
+use threadpool_executor::error::{ConfigError, InvokeError, Reason};
 use threadpool_executor::factory::NamedThreads;
+use threadpool_executor::future::FutureError;
 use threadpool_executor::queue::TaskQueue;
 
 use kit::{Recorder, ms};
@@ -166,4 +169,120 @@ fn bad_input_thread_name_with_a_nul() {
             error: io::ErrorKind::InvalidInput
         }
     );
+}
+
+/// The ExecutorService calls given nothing, or no time, answer as the JDK
+/// does: `invoke_any` of nothing is an error (Java's
+/// `IllegalArgumentException`), `invoke_all` of nothing is an empty list,
+/// and a zero timeout is no error (Java allows zero and negative ones): it
+/// runs out at once.
+#[test]
+fn bad_input_invoke_with_nothing_or_no_time() {
+    let pool = ThreadPool::builder()
+        .core_pool_size(2)
+        .maximum_pool_size(2)
+        .thread_factory(support::threads(&prefix("bad-inv")))
+        .build()
+        .unwrap();
+    let none = Vec::<fn() -> u32>::new;
+    assert_eq!(pool.invoke_any(none()), Err(InvokeError::NoJobs));
+    assert_eq!(
+        pool.invoke_any_timeout(none(), ms(5000)),
+        Err(InvokeError::NoJobs)
+    );
+    assert_eq!(
+        pool.invoke_any_timeout(none(), Duration::ZERO),
+        Err(InvokeError::NoJobs)
+    );
+    assert!(pool.invoke_all(none()).unwrap().is_empty());
+    assert!(
+        pool.invoke_all_timeout(none(), Duration::ZERO)
+            .unwrap()
+            .is_empty()
+    );
+
+    // A zero timeout on `invoke_all`: Java submits no job whose turn comes
+    // after the deadline, so none runs, and every future is cancelled.
+    let rec = Recorder::new();
+    let jobs: Vec<_> = (0..3)
+        .map(|n| {
+            let r = rec.clone();
+            move || {
+                r.record("ran");
+                n
+            }
+        })
+        .collect();
+    let futures = pool.invoke_all_timeout(jobs, Duration::ZERO).unwrap();
+    assert_eq!(futures.len(), 3);
+    for future in &futures {
+        assert_eq!(future.get(), Err(FutureError::Cancelled));
+        assert_eq!(future.task_id(), None, "never given to the pool");
+    }
+    assert_eq!(pool.task_count(), 0, "nothing was submitted");
+    assert_eq!(rec.count("ran"), 0);
+
+    // A zero timeout on `invoke_any`: the jobs are submitted, none has
+    // returned when it looks (they wait at a gate), so it times out (and
+    // cancels them).
+    let gate = support::Gate::new();
+    let jobs: Vec<_> = (0..2)
+        .map(|n| {
+            let waiter = gate.waiter();
+            move || {
+                waiter.wait();
+                n
+            }
+        })
+        .collect();
+    assert_eq!(
+        pool.invoke_any_timeout(jobs, Duration::ZERO),
+        Err(InvokeError::Timeout)
+    );
+    gate.open();
+}
+
+/// After shutdown every call that hands the pool work is refused with
+/// `Reason::Shutdown` and the work comes back; `remove` and `purge` still
+/// work, as Java's do, before and after the pool has terminated.
+#[test]
+fn bad_input_calls_after_shutdown() {
+    let pool = ThreadPool::builder()
+        .core_pool_size(1)
+        .maximum_pool_size(1)
+        .thread_factory(support::threads(&prefix("bad-shut")))
+        .build()
+        .unwrap();
+    let gate = support::Gate::new();
+    let waiter = gate.waiter();
+    let running = pool.execute_with_id(move || waiter.wait()).unwrap();
+    let queued = pool.execute_with_id(|| {}).unwrap();
+    pool.shutdown();
+
+    let refused = pool.execute(|| {}).unwrap_err();
+    assert_eq!(refused.reason(), Reason::Shutdown);
+    let refused = pool.execute_with_id(|| {}).unwrap_err();
+    assert_eq!(refused.reason(), Reason::Shutdown);
+    assert_eq!(pool.submit(|| 1).unwrap_err().reason(), Reason::Shutdown);
+    assert_eq!(
+        pool.invoke_all(vec![|| 1]).unwrap_err().reason(),
+        Reason::Shutdown
+    );
+    assert_eq!(
+        pool.invoke_any(vec![|| 1]),
+        Err(InvokeError::Rejected(Reason::Shutdown))
+    );
+    assert_eq!(
+        pool.invoke_any(Vec::<fn() -> u32>::new()),
+        Err(InvokeError::NoJobs),
+        "Java looks at the list first"
+    );
+
+    assert!(!pool.remove(running), "running: not in the queue");
+    assert!(pool.remove(queued), "queued: taken out after shutdown");
+    assert_eq!(pool.purge(), 0);
+    gate.open();
+    assert!(pool.await_termination(ms(5000)));
+    assert!(!pool.remove(queued));
+    assert_eq!(pool.purge(), 0, "a terminated pool purges nothing");
 }
