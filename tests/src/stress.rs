@@ -494,6 +494,17 @@ mod tests {
     }
 
     #[test]
+    fn a_drained_shutdown_runs_every_task_it_took() {
+        for fixed in versions::all_drained() {
+            let tally = (fixed.run)(Plan::full(17).with_tasks(4000));
+            assert!(tally.all_accounted(), "{}: {tally}", fixed.name);
+            assert_eq!(tally.handed_back, 0, "{}: {tally}", fixed.name);
+            // Some ran before the shutdown or after it; some came after.
+            assert!(tally.ran > 0 && tally.refused > 0, "{}: {tally}", fixed.name);
+        }
+    }
+
+    #[test]
     fn a_full_plan_is_the_issues_size() {
         let plan = Plan::full(1);
         assert_eq!((plan.clients, plan.tasks), (8, 100_000));

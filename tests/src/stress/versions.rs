@@ -23,10 +23,10 @@ use threadpool_executor::executor::Executor;
 use threadpool_executor::factory::NamedThreads;
 use threadpool_executor::pool::ThreadPool;
 use threadpool_executor::queue::TaskQueue;
-use threadpool_executor::scheduled::ScheduledTask;
+use threadpool_executor::scheduled::{ScheduledTask, ScheduledThreadPool};
 use wheel::executor::WheelPool;
-use wheel::hashed::HashedConfig;
-use wheel::hierarchical::HierarchicalConfig;
+use wheel::hashed::{HashedConfig, HashedWheel};
+use wheel::hierarchical::{HierarchicalConfig, HierarchicalWheel};
 
 use super::{HandBack, Plan, Report, Stressed, Tally, Task, run};
 use crate::executor;
@@ -49,58 +49,92 @@ pub fn all() -> Vec<Fixed> {
     vec![
         Fixed {
             name: "interrupt-cancel::timer",
-            run: |plan| {
-                let timer = Timer::new(&unique_name("st-tm")).expect("spawn the timer's thread");
-                run(UnderStress::new(timer), plan)
-            },
+            run: |plan| run(UnderStress::now(timer()), plan),
         },
         Fixed {
             name: "threadpool-executor::scheduled",
-            run: |plan| {
-                let pool = threadpool_executor::presets::scheduled(2)
-                    .thread_factory(named("st-sp"))
-                    .build()
-                    .expect("a scheduled pool of two");
-                run(UnderStress::new(pool), plan)
-            },
+            run: |plan| run(UnderStress::now(scheduled()), plan),
         },
         Fixed {
             name: "threadpool-executor::pool, unbounded queue",
-            run: |plan| run(UnderStress::new(pool(TaskQueue::unbounded())), plan),
+            run: |plan| run(UnderStress::now(pool(TaskQueue::unbounded())), plan),
         },
         Fixed {
             name: "threadpool-executor::pool, bounded queue",
-            run: |plan| {
-                let queue = TaskQueue::bounded(1000).expect("a capacity of 1000");
-                run(UnderStress::new(pool(queue)), plan)
-            },
+            run: |plan| run(UnderStress::now(pool(bounded())), plan),
         },
         Fixed {
             name: "wheel::hashed",
-            run: |plan| {
-                let config = HashedConfig {
-                    tick: WHEEL_TICK,
-                    slots: 512,
-                };
-                let wheel = WheelPool::hashed(config, wheel_pool(), &unique_name("st-hw"))
-                    .expect("a valid hashed wheel");
-                run(UnderStress::new(wheel), plan)
-            },
+            run: |plan| run(UnderStress::now(hashed()), plan),
         },
         Fixed {
             name: "wheel::hierarchical",
-            run: |plan| {
-                let config = HierarchicalConfig { tick: WHEEL_TICK };
-                let wheel = WheelPool::hierarchical(config, wheel_pool(), &unique_name("st-lv"))
-                    .expect("a valid hierarchical wheel");
-                run(UnderStress::new(wheel), plan)
-            },
+            run: |plan| run(UnderStress::now(hierarchical()), plan),
         },
         Fixed {
             name: ASYNC,
             run: |plan| run(SleepsUnderStress::start(None), plan),
         },
     ]
+}
+
+/// The same versions but stage 8's, shut down with the trait's `shutdown`
+/// instead: every task accepted must run (or be cancelled), and nothing
+/// is handed back.
+#[cfg(test)]
+pub(super) fn all_drained() -> Vec<Fixed> {
+    vec![
+        Fixed {
+            name: "interrupt-cancel::timer",
+            run: |plan| run(UnderStress::drained(timer()), plan),
+        },
+        Fixed {
+            name: "threadpool-executor::scheduled",
+            run: |plan| run(UnderStress::drained(scheduled()), plan),
+        },
+        Fixed {
+            name: "threadpool-executor::pool, bounded queue",
+            run: |plan| run(UnderStress::drained(pool(bounded())), plan),
+        },
+        Fixed {
+            name: "wheel::hashed",
+            run: |plan| run(UnderStress::drained(hashed()), plan),
+        },
+        Fixed {
+            name: "wheel::hierarchical",
+            run: |plan| run(UnderStress::drained(hierarchical()), plan),
+        },
+    ]
+}
+
+fn timer() -> Timer {
+    Timer::new(&unique_name("st-tm")).expect("spawn the timer's thread")
+}
+
+/// Stage 6's scheduled pool, two workers.
+fn scheduled() -> ScheduledThreadPool {
+    threadpool_executor::presets::scheduled(2)
+        .thread_factory(named("st-sp"))
+        .build()
+        .expect("a scheduled pool of two")
+}
+
+fn bounded() -> TaskQueue<Task> {
+    TaskQueue::bounded(1000).expect("a capacity of 1000")
+}
+
+fn hashed() -> WheelPool<HashedWheel> {
+    let config = HashedConfig {
+        tick: WHEEL_TICK,
+        slots: 512,
+    };
+    WheelPool::hashed(config, wheel_pool(), &unique_name("st-hw")).expect("a valid hashed wheel")
+}
+
+fn hierarchical() -> WheelPool<HierarchicalWheel> {
+    let config = HierarchicalConfig { tick: WHEEL_TICK };
+    WheelPool::hierarchical(config, wheel_pool(), &unique_name("st-lv"))
+        .expect("a valid hierarchical wheel")
 }
 
 /// Stage 8's finished driver, as the matrix names its row.
@@ -162,17 +196,30 @@ impl Pending for TaskHandle {
 
 /// A finished version, through the executor trait: the shutdown is
 /// `shutdown_now`, whose hand-back `finish` counts once
-/// `await_termination` says every thread has ended.
+/// `await_termination` says every thread has ended (or, drained, the
+/// trait's `shutdown`, which lets what was accepted run).
 pub(super) struct UnderStress<E: Executor> {
     on: E,
+    drain: bool,
     handed_back: Mutex<Vec<E::Pending>>,
 }
 
 impl<E: Executor> UnderStress<E> {
-    fn new(on: E) -> Self {
+    /// Shut down with `shutdown_now`.
+    fn now(on: E) -> Self {
         UnderStress {
             on,
+            drain: false,
             handed_back: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Shut down with `shutdown`.
+    #[cfg(test)]
+    fn drained(on: E) -> Self {
+        UnderStress {
+            drain: true,
+            ..UnderStress::now(on)
         }
     }
 }
@@ -195,7 +242,11 @@ where
     }
 
     fn shutdown(&self) {
-        *self.handed_back.lock() = self.on.shutdown_now();
+        if self.drain {
+            self.on.shutdown();
+        } else {
+            *self.handed_back.lock() = self.on.shutdown_now();
+        }
     }
 
     fn finish(self) -> HandBack {
