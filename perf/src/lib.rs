@@ -51,6 +51,8 @@ pub mod workload;
 /// builds: `cargo bench --workspace`, or `cargo bench -p perf -p
 /// <stage>`, builds the stages' benches and tests too, and turns it on
 /// for `perf`'s build as well. `cargo bench -p perf` alone does not.
+/// CI builds one bench with the feature on and checks that it refuses
+/// (`cargo xtask` `bench_report::refuses_pause_points`).
 pub fn require_shipped_build() {
     if kit::PAUSE_POINTS_COMPILED {
         eprintln!(

@@ -700,7 +700,42 @@ pub fn quick() -> Result<String> {
     .env("PERF_QUICK", "1")
     .run()?;
     run(false)?;
-    Ok("every bench once; the report read them".to_owned())
+    refuses_pause_points()?;
+    Ok("every bench once; the report read them; one built with pause points refused".to_owned())
+}
+
+/// What `perf::require_shipped_build` prints before it refuses.
+const REFUSAL: &str = "kit was built with its `pause-points` feature";
+
+/// Builds one bench with kit's pause points on, as a command that also
+/// builds a stage's tests would, and checks that it refuses to time that
+/// build, with its own message: the benches time what users get, and a
+/// check that never fires would not show it.
+fn refuses_pause_points() -> Result {
+    let bench = Cmd::cargo(&[
+        "bench",
+        "--package",
+        "perf",
+        "--bench",
+        "scheduled_pool",
+        "--features",
+        "kit/pause-points",
+    ])
+    .env("PERF_QUICK", "1");
+    let ran = bench.capture(std::time::Duration::from_secs(1200))?;
+    if ran.passed() || !ran.output.contains(REFUSAL) {
+        return Err(format!(
+            "`{}` should refuse to time a build with pause points ({REFUSAL}); it ended with {}:\n{}",
+            bench.display(),
+            ran.how(),
+            ran.output
+        ));
+    }
+    println!(
+        "a bench built with pause points refused, as it must ({})",
+        ran.how()
+    );
+    Ok(())
 }
 
 /// Every table `--write` puts in [`OUT`] besides `targets.md`, by file
