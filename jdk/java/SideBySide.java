@@ -9,14 +9,18 @@
 //   javac -d target/jdk jdk/java/SideBySide.java
 //   java -cp target/jdk SideBySide [--list | SCENARIO...]
 
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Timer;
 import java.util.TimerTask;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RejectedExecutionHandler;
@@ -516,6 +520,117 @@ public class SideBySide {
         line("pool: shutdown_now with 1 running and 3 queued", "handed back " + handedBack + ", ran " + ran.get());
     }
 
+    // invokeAny of three on three threads: the first two wait to be
+    // interrupted, the third returns once both have started. Its value
+    // wins, and the two others, running, are interrupted.
+    static void invokeAnyFirstWins() throws Exception {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(3, 3, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch interrupted = new CountDownLatch(2);
+        List<Callable<String>> jobs = new ArrayList<>();
+        for (String name : new String[] {"the first", "the second"}) {
+            jobs.add(() -> {
+                started.countDown();
+                try {
+                    Thread.sleep(ms(10_000));
+                } catch (InterruptedException e) {
+                    interrupted.countDown();
+                }
+                return name;
+            });
+        }
+        jobs.add(() -> {
+            started.await();
+            return "the third";
+        });
+        String what;
+        try {
+            String value = pool.invokeAny(jobs);
+            interrupted.await(ms(10_000), TimeUnit.MILLISECONDS);
+            what = "returned " + value + "'s value; the other 2 interrupted: " + (2 - interrupted.getCount());
+        } catch (ExecutionException e) {
+            what = "failed: " + e;
+        }
+        line("pool: invoke_any of 3, the third returns once the other two run", what);
+        pool.shutdown();
+        pool.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    // invokeAny where every job throws.
+    static void invokeAnyAllThrow() throws Exception {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(3, 3, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+        List<Callable<Integer>> jobs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            jobs.add(() -> {
+                throw new RuntimeException("a job that throws, " + ON_PURPOSE);
+            });
+        }
+        String what;
+        try {
+            pool.invokeAny(jobs);
+            what = "returned a value";
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            what = cause != null && cause.getMessage().contains(ON_PURPOSE)
+                    ? "failed, with a job's throw as the cause"
+                    : "failed: " + e;
+        }
+        line("pool: invoke_any of 3, every one throws", what);
+        pool.shutdown();
+        pool.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    // remove(Runnable) of a queued task, then of the running one.
+    static void poolRemove() throws InterruptedException {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch gate = new CountDownLatch(1);
+        Runnable busy = () -> {
+            started.countDown();
+            await(gate);
+        };
+        pool.execute(busy);
+        started.await();
+        AtomicInteger ran = new AtomicInteger();
+        List<Runnable> queued = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Runnable task = ran::incrementAndGet;
+            queued.add(task);
+            pool.execute(task);
+        }
+        boolean second = pool.remove(queued.get(1));
+        boolean running = pool.remove(busy);
+        gate.countDown();
+        pool.shutdown();
+        pool.awaitTermination(5, TimeUnit.SECONDS);
+        line("pool: 1 busy, 3 queued, remove the second, then the running one",
+                "removed the second: " + second + ", the running one: " + running + "; then " + ran.get()
+                        + " of the 3 ran");
+    }
+
+    // purge() after two of three queued jobs were cancelled.
+    static void poolPurge() throws InterruptedException {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+        CountDownLatch gate = occupy(pool);
+        AtomicInteger ran = new AtomicInteger();
+        List<Future<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            futures.add(pool.submit(() -> {
+                ran.incrementAndGet();
+            }));
+        }
+        futures.get(0).cancel(false);
+        futures.get(2).cancel(false);
+        int before = pool.getQueue().size();
+        pool.purge();
+        int after = pool.getQueue().size();
+        gate.countDown();
+        pool.shutdown();
+        pool.awaitTermination(5, TimeUnit.SECONDS);
+        line("pool: 1 busy, 3 submitted, 2 of them cancelled, purge",
+                "queued " + before + " before, " + after + " after; then " + ran.get() + " ran");
+    }
+
     // --------------------------------------------- ScheduledThreadPoolExecutor
 
     static String yesNo(boolean b) {
@@ -677,6 +792,10 @@ public class SideBySide {
         all.put("pool-rejected-when-full", SideBySide::rejectedWhenFull);
         all.put("pool-rejected-after-shutdown", SideBySide::rejectedAfterShutdown);
         all.put("pool-shutdown-now", SideBySide::shutdownNow);
+        all.put("pool-invoke-any", SideBySide::invokeAnyFirstWins);
+        all.put("pool-invoke-any-all-throw", SideBySide::invokeAnyAllThrow);
+        all.put("pool-remove", SideBySide::poolRemove);
+        all.put("pool-purge", SideBySide::poolPurge);
         all.put("scheduled-threads", SideBySide::scheduledThreads);
         all.put("scheduled-long-task-first", SideBySide::scheduledLongTaskFirst);
         all.put("scheduled-shutdown", SideBySide::scheduledShutdown);

@@ -10,11 +10,12 @@ use std::thread::{self, ThreadId};
 use std::time::Duration;
 
 use kit::gate::Gate;
-use threadpool_executor::ThreadPool;
+use threadpool_executor::error::InvokeError;
 use threadpool_executor::presets;
 use threadpool_executor::queue::TaskQueue;
 use threadpool_executor::reject::{Abort, CallerRuns, Discard, DiscardOldest, RejectPolicy};
 use threadpool_executor::task::Task;
+use threadpool_executor::{TaskId, ThreadPool, interrupt};
 
 use crate::{ON_PURPOSE, line};
 
@@ -241,4 +242,137 @@ fn occupy(pool: &ThreadPool) -> Gate {
     .expect("accepted");
     started.waiter().wait();
     gate
+}
+
+/// `invoke_any` of three jobs on three threads: the first two wait to be
+/// interrupted, the third returns once both have started. Its value
+/// wins, and the two others, running, are interrupted.
+pub fn invoke_any_first_wins() {
+    let pool = presets::fixed(3).build().expect("a valid pool");
+    let (started, interrupted) = (mpsc::channel(), mpsc::channel());
+    let (started_tx, started_rx) = started;
+    let (interrupted_tx, interrupted_rx) = interrupted;
+    let mut jobs: Vec<Box<dyn FnOnce() -> &'static str + Send>> = Vec::new();
+    for name in ["the first", "the second"] {
+        let (started, interrupted) = (started_tx.clone(), interrupted_tx.clone());
+        jobs.push(Box::new(move || {
+            let _ = started.send(());
+            let token = interrupt::current().expect("a worker's token");
+            if token.sleep(kit::ms(10_000)).is_err() {
+                let _ = interrupted.send(());
+            }
+            name
+        }));
+    }
+    jobs.push(Box::new(move || {
+        for _ in 0..2 {
+            started_rx.recv().expect("the other two started");
+        }
+        "the third"
+    }));
+    let what = match pool.invoke_any(jobs) {
+        Ok(value) => {
+            let others = (0..2)
+                .filter(|_| interrupted_rx.recv_timeout(kit::ms(10_000)).is_ok())
+                .count();
+            format!("returned {value}'s value; the other 2 interrupted: {others}")
+        }
+        Err(error) => format!("failed: {error}"),
+    };
+    line(
+        "pool: invoke_any of 3, the third returns once the other two run",
+        &what,
+    );
+    pool.shutdown();
+    pool.await_termination(Duration::from_secs(5));
+}
+
+/// `invoke_any` where every job panics (Java: throws).
+pub fn invoke_any_all_fail() {
+    let pool = presets::fixed(3).build().expect("a valid pool");
+    let jobs: Vec<fn() -> u32> = vec![|| std::panic::panic_any(ON_PURPOSE); 3];
+    let what = match pool.invoke_any(jobs) {
+        Ok(_) => "returned a value".to_owned(),
+        Err(InvokeError::AllPanicked(message)) if message.contains("on purpose") => {
+            "failed, with a job's throw as the cause".to_owned()
+        }
+        Err(error) => format!("failed: {error}"),
+    };
+    line("pool: invoke_any of 3, every one throws", &what);
+    pool.shutdown();
+    pool.await_termination(Duration::from_secs(5));
+}
+
+/// `remove` of a queued task, then of the running one: Java's
+/// `remove(Runnable)`, by the id `execute_with_id` gave.
+pub fn remove() {
+    let pool = presets::single().build().expect("a valid pool");
+    let (gate, busy) = occupy_with_id(&pool);
+    let ran = Arc::new(AtomicUsize::new(0));
+    let queued: Vec<_> = (0..3)
+        .map(|_| {
+            let ran = Arc::clone(&ran);
+            pool.execute_with_id(move || {
+                ran.fetch_add(1, SeqCst);
+            })
+            .expect("accepted")
+        })
+        .collect();
+    let second = pool.remove(queued[1]);
+    let running = pool.remove(busy);
+    gate.open();
+    pool.shutdown();
+    pool.await_termination(Duration::from_secs(5));
+    line(
+        "pool: 1 busy, 3 queued, remove the second, then the running one",
+        &format!(
+            "removed the second: {second}, the running one: {running}; then {} of the 3 ran",
+            ran.load(SeqCst)
+        ),
+    );
+}
+
+/// `purge` after two of three queued jobs were cancelled.
+pub fn purge() {
+    let pool = presets::single().build().expect("a valid pool");
+    let gate = occupy(&pool);
+    let ran = Arc::new(AtomicUsize::new(0));
+    let futures: Vec<_> = (0..3)
+        .map(|_| {
+            let ran = Arc::clone(&ran);
+            pool.submit(move || {
+                ran.fetch_add(1, SeqCst);
+            })
+            .expect("accepted")
+        })
+        .collect();
+    futures[0].cancel(false);
+    futures[2].cancel(false);
+    let before = pool.queue().len();
+    pool.purge();
+    let after = pool.queue().len();
+    gate.open();
+    pool.shutdown();
+    pool.await_termination(Duration::from_secs(5));
+    line(
+        "pool: 1 busy, 3 submitted, 2 of them cancelled, purge",
+        &format!(
+            "queued {before} before, {after} after; then {} ran",
+            ran.load(SeqCst)
+        ),
+    );
+}
+
+/// As [`occupy`], and the busy task's id.
+fn occupy_with_id(pool: &ThreadPool) -> (Gate, TaskId) {
+    let (gate, started) = (Gate::new(), Arc::new(Gate::new()));
+    let (waiter, start) = (gate.waiter(), Arc::clone(&started));
+    let id = pool
+        .execute_with_id(move || {
+            start.open();
+            waiter.wait();
+        })
+        .expect("accepted");
+    started.waiter().wait();
+    (gate, id)
 }
