@@ -500,7 +500,11 @@ mod tests {
             assert!(tally.all_accounted(), "{}: {tally}", fixed.name);
             assert_eq!(tally.handed_back, 0, "{}: {tally}", fixed.name);
             // Some ran before the shutdown or after it; some came after.
-            assert!(tally.ran > 0 && tally.refused > 0, "{}: {tally}", fixed.name);
+            assert!(
+                tally.ran > 0 && tally.refused > 0,
+                "{}: {tally}",
+                fixed.name
+            );
         }
     }
 

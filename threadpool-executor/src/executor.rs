@@ -7,6 +7,15 @@
 //! moving from one to another) can be written once. Each implementation
 //! calls the type's own method: what a call does is documented there.
 //!
+//! Stage 7's two finished wheels implement it in their own crate, which
+//! depends on this one: `wheel::executor::WheelPool` is a wheel and the
+//! pool it hands due tasks to (a wheel alone only decides *when*, and its
+//! `stop` takes it by value). Stage 8's timer for futures does not: its
+//! driver runs no closures, it only wakes tasks that an executor of
+//! futures polls, so `execute` and `submit` would be that executor's
+//! calls, not the timer's, and `shutdown_now` would have no task to hand
+//! back.
+//!
 //! - `execute` runs a job "soon": at once on a pool, as a zero-delay
 //!   task on a timer.
 //! - `submit` is built on `execute` the way `AbstractExecutorService`
