@@ -688,7 +688,6 @@ impl<T: Runnable> ThreadPool<T> {
         Ok(self.core.task_id(ticket))
     }
 
-    // ANCHOR: remove
     /// Takes the task `id` names out of the queue, if it is still there,
     /// and drops it: Java's `remove(Runnable)`. Returns whether it did;
     /// `false` for a task that a worker took already (running or done),
@@ -712,12 +711,14 @@ impl<T: Runnable> ThreadPool<T> {
     /// go.send(()).unwrap();
     /// # Ok::<(), threadpool_executor::error::ConfigError>(())
     /// ```
+    // ANCHOR: remove
     pub fn remove(&self, id: TaskId) -> bool {
         self.core
             .ticket_of(id)
             .and_then(|ticket| self.core.remove(ticket))
             .is_some()
     }
+    // ANCHOR_END: remove
 
     /// Takes out of the queue every task whose future was cancelled
     /// ([`Submitted::cancel`](crate::submit::Submitted::cancel)) while it
@@ -741,6 +742,7 @@ impl<T: Runnable> ThreadPool<T> {
     /// assert_eq!(futures[1].get(), Ok(1));
     /// # Ok::<(), threadpool_executor::error::ConfigError>(())
     /// ```
+    // ANCHOR: purge
     pub fn purge(&self) -> usize {
         let tickets = mem::take(&mut self.core.cancelled.lock().tickets);
         let removed = tickets
@@ -753,7 +755,7 @@ impl<T: Runnable> ThreadPool<T> {
         }
         removed
     }
-    // ANCHOR_END: remove
+    // ANCHOR_END: purge
 
     /// Takes no new task from now on; queued tasks still run, and idle
     /// workers are woken to find the queue empty and leave. Does not wait:
