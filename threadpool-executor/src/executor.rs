@@ -55,7 +55,7 @@ use crate::error::Rejected;
 use crate::future::FutureTask;
 use crate::pool::ThreadPool;
 use crate::scheduled::{ScheduledTask, ScheduledThreadPool};
-use crate::submit::Submitted;
+use crate::submit::{CancelUnrun, Submitted};
 use crate::sync::Arc;
 use crate::task::Task;
 
@@ -79,7 +79,9 @@ pub trait Executor {
 
     /// Runs `job` and returns the future of its value:
     /// `ExecutorService.submit(Callable)`. A panic in the job is the
-    /// future's ([`Submitted::take_panic`]).
+    /// future's ([`Submitted::take_panic`]). A job the version drops
+    /// without running it (a `shutdown_now`, a drop) cancels its future,
+    /// whose `get` would otherwise wait forever.
     ///
     /// # Errors
     /// As [`execute`](Executor::execute).
@@ -89,7 +91,7 @@ pub trait Executor {
         F: FnOnce() -> V + Send + 'static,
     {
         let task = Arc::new(FutureTask::once(job));
-        let run = Arc::clone(&task);
+        let run = CancelUnrun::new(Arc::clone(&task));
         self.execute(Box::new(move || run.run()))?;
         Ok(Submitted::of(task))
     }
@@ -118,6 +120,16 @@ impl Executor for ThreadPool<Task> {
 
     fn execute(&self, job: Job) -> Result<(), Rejected<Task>> {
         ThreadPool::execute(self, job)
+    }
+
+    /// The pool's own `submit`: its future has a
+    /// [`task_id`](Submitted::task_id), for `remove` and `purge`.
+    fn submit<V, F>(&self, job: F) -> Result<Submitted<V>, Rejected<Task>>
+    where
+        V: Send + 'static,
+        F: FnOnce() -> V + Send + 'static,
+    {
+        ThreadPool::submit(self, job)
     }
 
     fn shutdown(&self) {

@@ -184,7 +184,7 @@ impl ThreadPool<Task> {
         F: FnOnce() -> V + Send + 'static,
     {
         let task = Arc::new(FutureTask::once(job));
-        let run = CancelUnrun(Some(Arc::clone(&task)));
+        let run = CancelUnrun::new(Arc::clone(&task));
         let id = self.execute_with_id(move || run.run())?;
         Ok(Submitted {
             task,
@@ -399,10 +399,14 @@ impl ThreadPool<Task> {
 /// What the pool's task holds of a submitted job: dropped unrun (removed,
 /// handed back by `shutdown_now` and dropped, discarded), it cancels the
 /// job's future, whose `get` would otherwise wait forever.
-struct CancelUnrun<V>(Option<Arc<FutureTask<V>>>);
+pub(crate) struct CancelUnrun<V>(Option<Arc<FutureTask<V>>>);
 
 impl<V> CancelUnrun<V> {
-    fn run(mut self) {
+    pub(crate) fn new(task: Arc<FutureTask<V>>) -> CancelUnrun<V> {
+        CancelUnrun(Some(task))
+    }
+
+    pub(crate) fn run(mut self) {
         if let Some(task) = self.0.take() {
             task.run();
         }

@@ -133,3 +133,24 @@ fn drop_joins_every_worker_busy_or_idle() {
         assert_gone(&format!("{prefix}{m}"));
     }
 }
+
+/// A job submitted through the `Executor` trait, dropped unrun by the
+/// pool's drop, answers `Cancelled` instead of leaving `get` waiting.
+#[test]
+fn drop_cancels_the_futures_of_jobs_it_never_ran() {
+    use threadpool_executor::executor::Executor;
+    let (prefix, rec) = (prefix("drop-fut"), Recorder::new());
+    let pool = pool(&prefix, 1, &rec);
+    let r = rec.clone();
+    pool.execute(move || {
+        r.record("busy");
+        // Until the drop interrupts it: the queued job stays queued.
+        let _ = interrupt::current().expect("a worker").sleep(ms(10_000));
+    })
+    .unwrap();
+    assert!(rec.eventually("busy", ms(5000)).is_some());
+    let queued = Executor::submit(&pool, || 1).unwrap();
+    assert!(queued.task_id().is_some(), "the pool's own submit");
+    drop(pool);
+    assert_eq!(queued.get_timeout(ms(5000)), Err(FutureError::Cancelled));
+}
