@@ -150,12 +150,15 @@ fn executor(prefix: &str, workers: usize) -> (Arc<dyn Executor>, Option<Arc<Thre
             .build()
             .expect("a pool"),
     );
+    // Dropped after its wheel, it runs what the ticker handed it last.
+    pool.set_drain_on_drop(true);
     let executor: Arc<dyn Executor> = pool.clone();
     (executor, Some(pool))
 }
 
 /// A wheel and the pool it hands due tasks to. Fields drop in order: the
-/// wheel (and its ticker) first, then the pool, which runs what it has.
+/// wheel (and its ticker) first, then the pool, which runs what it has
+/// (it drains on drop, see `executor`).
 struct OnItsPool<W> {
     timer: W,
     _pool: Option<Arc<ThreadPool>>,
