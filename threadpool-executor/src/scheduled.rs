@@ -536,6 +536,13 @@ impl<V> ScheduledFuture<V> {
     pub fn period(&self) -> Option<Period> {
         self.task.period
     }
+
+    /// The task itself: what [`ScheduledThreadPool::remove`] takes, and
+    /// what `shutdown_now` would hand back. In Java the future returned by
+    /// `schedule` is the task.
+    pub fn task(&self) -> &Arc<ScheduledTask> {
+        &self.task
+    }
 }
 
 /// Why a periodic task was not scheduled.
@@ -974,6 +981,71 @@ impl ScheduledThreadPool {
     pub fn completed_task_count(&self) -> u64 {
         self.pool.completed_task_count()
     }
+
+    /// Takes `task` out of the queue if it waits there, and cancels its
+    /// future: Java's `remove(Runnable)`, for the task of a
+    /// [`ScheduledFuture::task`] or one handed back. False if it was not
+    /// queued (it runs now, ran, or was taken out already). Java leaves a
+    /// removed task's future pending for ever; ours cancels it, so that no
+    /// `get` waits on a task nobody holds. Works after shutdown too.
+    ///
+    /// ```
+    /// use threadpool_executor::queue::WorkQueue;
+    /// use threadpool_executor::scheduled::ScheduledThreadPool;
+    /// use std::time::Duration;
+    ///
+    /// let pool = ScheduledThreadPool::new(1)?;
+    /// let later = pool.schedule(Duration::from_secs(3600), || 1)?;
+    /// assert!(pool.remove(later.task()));
+    /// assert!(later.is_cancelled() && pool.queue().len() == 0);
+    /// assert!(!pool.remove(later.task()), "taken out already");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    // ANCHOR: remove
+    pub fn remove(&self, task: &Arc<ScheduledTask>) -> bool {
+        let removed = self.scheduler.remove(task);
+        if removed {
+            task.future.cancel(false);
+        }
+        removed
+    }
+    // ANCHOR_END: remove
+
+    /// Takes every cancelled task out of the queue and returns how many:
+    /// Java's `purge()`. Only a pool built with
+    /// [`remove_on_cancel(false)`](ScheduledBuilder::remove_on_cancel)
+    /// keeps any (T14); with the default, a cancel takes its task out at
+    /// once and there is nothing to purge. Works after shutdown too.
+    ///
+    /// ```
+    /// use threadpool_executor::queue::WorkQueue;
+    /// use threadpool_executor::scheduled::ScheduledThreadPool;
+    /// use std::time::Duration;
+    ///
+    /// let pool = ScheduledThreadPool::builder().remove_on_cancel(false).build()?;
+    /// let tasks: Vec<_> = (0..5)
+    ///     .map(|_| pool.schedule(Duration::from_secs(3600), || ()))
+    ///     .collect::<Result<_, _>>()?;
+    /// tasks[1].cancel(false);
+    /// tasks[3].cancel(false);
+    /// assert_eq!(pool.queue().len(), 5, "cancelled, still queued");
+    /// assert_eq!(pool.purge(), 2);
+    /// assert_eq!(pool.queue().len(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    // ANCHOR: purge
+    pub fn purge(&self) -> usize {
+        let queue = &self.scheduler.queue;
+        let purged = queue
+            .snapshot()
+            .iter()
+            .filter(|task| task.is_cancelled() && queue.remove_item(task))
+            .count();
+        // An emptier queue may let a shut-down pool end.
+        self.scheduler.core.try_terminate();
+        purged
+    }
+    // ANCHOR_END: purge
 
     /// Runs completed and running, and tasks queued.
     pub fn task_count(&self) -> u64 {
