@@ -94,7 +94,11 @@ impl Cancels for Indexed {
     type Handle = Arc<HeapItem>;
     fn schedule(&self, call: Call) -> Arc<HeapItem> {
         let sequence = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as u64;
-        let item = HeapItem::new(Deadline::now().after(call.delay), sequence);
+        let item = Arc::new(HeapItem::new(
+            Deadline::now().after(call.delay),
+            sequence,
+            (),
+        ));
         assert!(self.queue.offer(Arc::clone(&item)).is_ok(), "queued once");
         item
     }

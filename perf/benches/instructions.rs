@@ -339,7 +339,11 @@ fn case_indexed_cancel(input: Input) {
     let mut calls = Calls::new(input);
     let items: Vec<Arc<HeapItem>> = (0..pending() as u64)
         .map(|sequence| {
-            let item = HeapItem::new(Deadline::now().after(calls.next_call().delay), sequence);
+            let item = Arc::new(HeapItem::new(
+                Deadline::now().after(calls.next_call().delay),
+                sequence,
+                (),
+            ));
             assert!(queue.offer(Arc::clone(&item)).is_ok());
             item
         })

@@ -7,12 +7,10 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::hint::black_box;
 use std::sync::Arc;
-use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
 use interrupt_cancel::timer::{TaskHandle, Timer};
-use threadpool_executor::deadline::Deadline;
-use threadpool_executor::delayed_queue::{Delayed, NOT_QUEUED};
+use threadpool_executor::delayed_queue::Plain;
 use threadpool_executor::scheduled::{ScheduledFuture, ScheduledThreadPool};
 
 use crate::workload::Call;
@@ -173,31 +171,4 @@ impl ArcFloor {
 /// An item of the bare indexed heap (stage 6's `DelayedQueue` with
 /// nothing around it): what the cancel benches set beside the scheduled
 /// pool, to show what the heap itself costs.
-pub struct HeapItem {
-    deadline: Deadline,
-    sequence: u64,
-    index: AtomicUsize,
-}
-
-impl HeapItem {
-    /// A new item due at `deadline`, not yet in a queue.
-    pub fn new(deadline: Deadline, sequence: u64) -> Arc<HeapItem> {
-        Arc::new(HeapItem {
-            deadline,
-            sequence,
-            index: AtomicUsize::new(NOT_QUEUED),
-        })
-    }
-}
-
-impl Delayed for HeapItem {
-    fn deadline(&self) -> Deadline {
-        self.deadline
-    }
-    fn sequence(&self) -> u64 {
-        self.sequence
-    }
-    fn heap_index(&self) -> &AtomicUsize {
-        &self.index
-    }
-}
+pub type HeapItem = Plain;

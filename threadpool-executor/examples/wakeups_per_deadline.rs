@@ -15,14 +15,14 @@
 
 use std::error::Error;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use interrupt_cancel::interrupt::InterruptToken;
 use kit::ms;
 use threadpool_executor::deadline::Deadline;
-use threadpool_executor::delayed_queue::{Delayed, DelayedQueue, NOT_QUEUED, Wait};
+use threadpool_executor::delayed_queue::{DelayedQueue, Plain, Wait};
 use threadpool_executor::queue::WorkQueue;
 
 const DEADLINES: u64 = 24;
@@ -30,23 +30,7 @@ const GAP_MS: u64 = 5;
 const FIRST_MS: u64 = 5;
 const TAKERS: [usize; 4] = [1, 2, 4, 8];
 
-struct Item {
-    deadline: Deadline,
-    sequence: u64,
-    index: AtomicUsize,
-}
-
-impl Delayed for Item {
-    fn deadline(&self) -> Deadline {
-        self.deadline
-    }
-    fn sequence(&self) -> u64 {
-        self.sequence
-    }
-    fn heap_index(&self) -> &AtomicUsize {
-        &self.index
-    }
-}
+type Item = Plain;
 
 /// Polls until `n` takers wait, for at most two seconds.
 fn wait_idle(queue: &DelayedQueue<Item>, n: usize) -> Result<(), Box<dyn Error>> {
@@ -85,11 +69,11 @@ fn measure(wait: Wait, takers: usize) -> Result<f64, Box<dyn Error>> {
     let start = Deadline::now();
     for i in 0..DEADLINES {
         queue
-            .offer(Arc::new(Item {
-                deadline: start.after(ms(FIRST_MS + i * GAP_MS)),
-                sequence: i,
-                index: AtomicUsize::new(NOT_QUEUED),
-            }))
+            .offer(Arc::new(Item::new(
+                start.after(ms(FIRST_MS + i * GAP_MS)),
+                i,
+                (),
+            )))
             .map_err(|_| "offer refused")?;
     }
     let until = Instant::now() + ms(FIRST_MS + DEADLINES * GAP_MS + 2000);

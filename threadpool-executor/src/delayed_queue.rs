@@ -84,6 +84,43 @@ pub trait Delayed: Send + Sync + 'static {
 /// The [`Delayed::heap_index`] of an item in no queue.
 pub const NOT_QUEUED: usize = usize::MAX;
 
+/// The plainest [`Delayed`] item: a deadline, a creation number, the
+/// queue's slot, and a value of any type beside them. For what looks at
+/// the queue alone (its tests, its loom models, an example, the benches);
+/// the scheduled pool queues tasks of its own.
+#[derive(Debug)]
+pub struct Plain<V = ()> {
+    /// What the item carries: a name for a test to read back, or nothing.
+    pub value: V,
+    deadline: Deadline,
+    sequence: u64,
+    index: AtomicUsize,
+}
+
+impl<V> Plain<V> {
+    /// An item due at `deadline`, numbered `sequence`, in no queue yet.
+    pub fn new(deadline: Deadline, sequence: u64, value: V) -> Plain<V> {
+        Plain {
+            value,
+            deadline,
+            sequence,
+            index: AtomicUsize::new(NOT_QUEUED),
+        }
+    }
+}
+
+impl<V: Send + Sync + 'static> Delayed for Plain<V> {
+    fn deadline(&self) -> Deadline {
+        self.deadline
+    }
+    fn sequence(&self) -> u64 {
+        self.sequence
+    }
+    fn heap_index(&self) -> &AtomicUsize {
+        &self.index
+    }
+}
+
 /// How idle takers wait for the head to become due.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Wait {
@@ -639,23 +676,7 @@ impl<T: Delayed + ?Sized> WorkQueue<Arc<T>> for DelayedQueue<T> {
 mod tests {
     use super::*;
 
-    struct Item {
-        deadline: Deadline,
-        sequence: u64,
-        index: AtomicUsize,
-    }
-
-    impl Delayed for Item {
-        fn deadline(&self) -> Deadline {
-            self.deadline
-        }
-        fn sequence(&self) -> u64 {
-            self.sequence
-        }
-        fn heap_index(&self) -> &AtomicUsize {
-            &self.index
-        }
-    }
+    type Item = Plain;
 
     /// A linear congruential generator from a fixed start (Knuth's MMIX constants):
     /// the same "random" operations on every run, no dependency.
@@ -703,11 +724,11 @@ mod tests {
                 // must break the ties).
                 0..=4 => {
                     sequence += 1;
-                    heap.push(Arc::new(Item {
-                        deadline: Deadline::from_nanos(rng.next(50)),
+                    heap.push(Arc::new(Item::new(
+                        Deadline::from_nanos(rng.next(50)),
                         sequence,
-                        index: AtomicUsize::new(NOT_QUEUED),
-                    }));
+                        (),
+                    )));
                 }
                 // Pop the head: it is the least key.
                 5..=6 => {

@@ -28,45 +28,23 @@
 #![cfg(loom)]
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::time::Duration;
 
 use interrupt_cancel::interrupt::{InterruptHandle, InterruptToken};
 use loom::thread::JoinHandle;
 use threadpool_executor::deadline::Deadline;
-use threadpool_executor::delayed_queue::{Delayed, DelayedQueue, NOT_QUEUED, Wait};
+use threadpool_executor::delayed_queue::{DelayedQueue, Plain, Wait};
 use threadpool_executor::queue::WorkQueue;
 
-#[derive(Debug)]
-struct Item {
-    name: &'static str,
-    deadline: Deadline,
-    sequence: u64,
-    index: AtomicUsize,
-}
-
-impl Delayed for Item {
-    fn deadline(&self) -> Deadline {
-        self.deadline
-    }
-    fn sequence(&self) -> u64 {
-        self.sequence
-    }
-    fn heap_index(&self) -> &AtomicUsize {
-        &self.index
-    }
-}
+/// A test item, named by the value it carries.
+type Item = Plain<&'static str>;
 
 fn item(name: &'static str, deadline: Deadline) -> Arc<Item> {
     // Outside loom's view on purpose: a creation number decides nothing
     // the model checks.
     static SEQUENCE: AtomicU64 = AtomicU64::new(0);
-    Arc::new(Item {
-        name,
-        deadline,
-        sequence: SEQUENCE.fetch_add(1, SeqCst),
-        index: AtomicUsize::new(NOT_QUEUED),
-    })
+    Arc::new(Item::new(deadline, SEQUENCE.fetch_add(1, SeqCst), name))
 }
 
 /// A taker that takes once; if it gets an item it interrupts `other`
@@ -80,7 +58,7 @@ fn taker(
     loom::thread::spawn(move || {
         let taken = queue.take(&token).ok()?;
         other.interrupt();
-        Some(taken.name)
+        Some(taken.value)
     })
 }
 
@@ -176,7 +154,7 @@ fn leader_hands_on(wait: Wait) {
         let takers: Vec<_> = (0..2)
             .map(|_| {
                 let queue = queue.clone();
-                loom::thread::spawn(move || queue.take(&InterruptToken::new()).unwrap().name)
+                loom::thread::spawn(move || queue.take(&InterruptToken::new()).unwrap().value)
             })
             .collect();
         queue.offer(item("first", Deadline::now())).unwrap();
@@ -241,7 +219,7 @@ fn t10_loom_two_due_items_three_takers_successor() {
                 loom::thread::spawn(move || {
                     let mut took = Vec::new();
                     while let Ok(item) = queue.take(&token) {
-                        took.push(item.name);
+                        took.push(item.value);
                         if count.fetch_add(1, SeqCst) + 1 == 2 {
                             handles.iter().for_each(InterruptHandle::interrupt);
                         }
@@ -278,7 +256,7 @@ fn t10_loom_new_second_is_taken_successor() {
         let takers: Vec<_> = (0..2)
             .map(|_| {
                 let queue = queue.clone();
-                loom::thread::spawn(move || queue.take(&InterruptToken::new()).unwrap().name)
+                loom::thread::spawn(move || queue.take(&InterruptToken::new()).unwrap().value)
             })
             .collect();
         let (far1, far2) = (far("far1", 1), far("far2", 2));
@@ -313,7 +291,7 @@ fn t10_loom_interrupted_taker_leaves_the_rest_successor() {
             loom::thread::spawn(move || {
                 let mut took = Vec::new();
                 while let Ok(item) = queue.take(&stays) {
-                    took.push(item.name);
+                    took.push(item.value);
                     if took.len() == 2 {
                         stays_handle.interrupt();
                     }

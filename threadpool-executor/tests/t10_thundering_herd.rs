@@ -49,7 +49,7 @@
 mod support;
 
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::sync::{Arc, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
@@ -60,7 +60,7 @@ use kit::scale::in_ms;
 use kit::{Recorder, ms};
 use parking_lot::Mutex;
 use threadpool_executor::deadline::Deadline;
-use threadpool_executor::delayed_queue::{Delayed, DelayedQueue, NOT_QUEUED, Wait};
+use threadpool_executor::delayed_queue::{Delayed, DelayedQueue, Plain, Wait};
 use threadpool_executor::queue::WorkQueue;
 
 /// Where a taker stops once it took an item and handed leadership on.
@@ -105,34 +105,16 @@ const LATE_MS: u64 = 300;
 // ---------------------------------------------------------------------
 // A test item and a crew of takers.
 
-#[derive(Debug)]
-struct Item {
-    label: String,
-    deadline: Deadline,
-    sequence: u64,
-    index: AtomicUsize,
-}
-
-impl Delayed for Item {
-    fn deadline(&self) -> Deadline {
-        self.deadline
-    }
-    fn sequence(&self) -> u64 {
-        self.sequence
-    }
-    fn heap_index(&self) -> &AtomicUsize {
-        &self.index
-    }
-}
+/// A test item: its label, the value it carries.
+type Item = Plain<String>;
 
 fn item(label: impl Into<String>, deadline: Deadline) -> Arc<Item> {
     static SEQUENCE: AtomicU64 = AtomicU64::new(0);
-    Arc::new(Item {
-        label: label.into(),
+    Arc::new(Item::new(
         deadline,
-        sequence: SEQUENCE.fetch_add(1, SeqCst),
-        index: AtomicUsize::new(NOT_QUEUED),
-    })
+        SEQUENCE.fetch_add(1, SeqCst),
+        label.into(),
+    ))
 }
 
 /// What a taker recorded of an item it took.
@@ -180,12 +162,12 @@ impl Takers {
                 while let Ok(item) = queue.take(&token) {
                     let now = Deadline::now();
                     taken.lock().push(Taken {
-                        label: item.label.clone(),
+                        label: item.value.clone(),
                         by: support::me(),
-                        early: now < item.deadline,
-                        late: now.saturating_duration_since(item.deadline),
+                        early: now < item.deadline(),
+                        late: now.saturating_duration_since(item.deadline()),
                     });
-                    rec.record(format!("took {}", item.label));
+                    rec.record(format!("took {}", item.value));
                     rec.record("took");
                 }
                 rec.record("interrupted");

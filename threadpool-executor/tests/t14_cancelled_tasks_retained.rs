@@ -13,11 +13,11 @@
 #![cfg(not(loom))]
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::time::{Duration, Instant};
 
 use threadpool_executor::deadline::Deadline;
-use threadpool_executor::delayed_queue::{Delayed, DelayedQueue, NOT_QUEUED};
+use threadpool_executor::delayed_queue::{Delayed, DelayedQueue, Plain};
 use threadpool_executor::queue::WorkQueue;
 
 /// Schedule-then-cancel rounds with removal.
@@ -25,33 +25,16 @@ const ROUNDS: usize = 200_000;
 /// Items left in without removal (memory, not time, is the limit here).
 const RETAINED: usize = 100_000;
 
-#[derive(Debug)]
-struct Item {
-    deadline: Deadline,
-    sequence: u64,
-    index: AtomicUsize,
-}
-
-impl Delayed for Item {
-    fn deadline(&self) -> Deadline {
-        self.deadline
-    }
-    fn sequence(&self) -> u64 {
-        self.sequence
-    }
-    fn heap_index(&self) -> &AtomicUsize {
-        &self.index
-    }
-}
+type Item = Plain;
 
 /// A timeout an hour away, as a cancelled RPC deadline would be.
 fn timeout() -> Arc<Item> {
     static SEQUENCE: AtomicU64 = AtomicU64::new(0);
-    Arc::new(Item {
-        deadline: Deadline::now().after(Duration::from_secs(3600)),
-        sequence: SEQUENCE.fetch_add(1, SeqCst),
-        index: AtomicUsize::new(NOT_QUEUED),
-    })
+    Arc::new(Item::new(
+        Deadline::now().after(Duration::from_secs(3600)),
+        SEQUENCE.fetch_add(1, SeqCst),
+        (),
+    ))
 }
 
 /// Offer-then-remove in a loop: the queue stays flat, and each round is
@@ -105,13 +88,7 @@ fn t14_queue_remove_item_only_removes_what_is_queued() {
     let queue = DelayedQueue::new();
     let now = Deadline::now();
     let items: Vec<_> = (0..5)
-        .map(|i| {
-            Arc::new(Item {
-                deadline: now.after(Duration::from_millis(5 - i)),
-                sequence: i,
-                index: AtomicUsize::new(NOT_QUEUED),
-            })
-        })
+        .map(|i| Arc::new(Item::new(now.after(Duration::from_millis(5 - i)), i, ())))
         .collect();
     for item in &items {
         queue.offer(Arc::clone(item)).unwrap();
@@ -121,7 +98,7 @@ fn t14_queue_remove_item_only_removes_what_is_queued() {
     assert!(queue.remove_item(&items[2]));
     assert!(!queue.remove_item(&items[2]), "already removed");
     assert!(!queue.contains(&items[2]));
-    let drained: Vec<u64> = queue.drain().iter().map(|i| i.sequence).collect();
+    let drained: Vec<u64> = queue.drain().iter().map(|i| i.sequence()).collect();
     assert_eq!(drained, [4, 3, 1, 0], "deadline order");
     assert!(!queue.remove_item(&items[0]), "drained");
     assert_eq!(queue.len(), 0);
