@@ -9,17 +9,15 @@ mod support;
 
 use kit::threads::assert_gone;
 use kit::{Recorder, ms};
-use support::{Gate, prefix};
+use support::{Gate, labelled, prefix};
 use threadpool_executor::future::FutureError;
-use threadpool_executor::{ThreadPool, interrupt};
+use threadpool_executor::{ThreadPool, interrupt, presets};
 
 /// A pool of `workers` threads named after `prefix`, whose discard hook
 /// records "discarded".
 fn pool(prefix: &str, workers: usize, rec: &Recorder) -> ThreadPool {
     let r = rec.clone();
-    ThreadPool::builder()
-        .core_pool_size(workers)
-        .maximum_pool_size(workers)
+    presets::fixed(workers)
         .on_discard(move |_task| {
             r.record("discarded");
         })
@@ -28,23 +26,13 @@ fn pool(prefix: &str, workers: usize, rec: &Recorder) -> ThreadPool {
         .expect("a valid pool")
 }
 
-fn labelled(rec: &Recorder, label: &'static str) -> impl FnOnce() + Send + 'static {
-    let rec = rec.clone();
-    move || {
-        rec.record(label);
-    }
-}
-
-#[test]
-fn drop_discards_the_queue_interrupts_the_running_task_and_joins() {
-    let (prefix, rec) = (prefix("drop"), Recorder::new());
-    let pool = pool(&prefix, 1, &rec);
-    assert!(!pool.drains_on_drop(), "the default");
+/// Holds one worker with a task that sleeps until it is interrupted (or
+/// for a time no passing run reaches), recording "interrupted" if it was;
+/// returns once the task has started.
+fn hold_until_interrupted(pool: &ThreadPool, rec: &Recorder) {
     let r = rec.clone();
     pool.execute(move || {
         r.record("busy");
-        // Wakes only when interrupted (or after a time no passing run
-        // reaches).
         let token = interrupt::current().expect("a worker's token");
         match token.sleep(ms(10_000)) {
             Err(_) => r.record("interrupted"),
@@ -53,6 +41,14 @@ fn drop_discards_the_queue_interrupts_the_running_task_and_joins() {
     })
     .unwrap();
     assert!(rec.eventually("busy", ms(5000)).is_some());
+}
+
+#[test]
+fn drop_discards_the_queue_interrupts_the_running_task_and_joins() {
+    let (prefix, rec) = (prefix("drop"), Recorder::new());
+    let pool = pool(&prefix, 1, &rec);
+    assert!(!pool.drains_on_drop(), "the default");
+    hold_until_interrupted(&pool, &rec);
     for label in ["q1", "q2", "q3"] {
         pool.execute(labelled(&rec, label)).unwrap();
     }
@@ -121,13 +117,7 @@ fn drop_joins_every_worker_busy_or_idle() {
     let (prefix, rec) = (prefix("drop-all"), Recorder::new());
     let pool = pool(&prefix, 3, &rec);
     assert_eq!(pool.prestart_all_core_threads(), 3);
-    let r = rec.clone();
-    pool.execute(move || {
-        r.record("busy");
-        let _ = interrupt::current().expect("a worker").sleep(ms(10_000));
-    })
-    .unwrap();
-    assert!(rec.eventually("busy", ms(5000)).is_some());
+    hold_until_interrupted(&pool, &rec);
     drop(pool);
     for m in 1..=3 {
         assert_gone(&format!("{prefix}{m}"));
@@ -141,14 +131,8 @@ fn drop_cancels_the_futures_of_jobs_it_never_ran() {
     use threadpool_executor::executor::Executor;
     let (prefix, rec) = (prefix("drop-fut"), Recorder::new());
     let pool = pool(&prefix, 1, &rec);
-    let r = rec.clone();
-    pool.execute(move || {
-        r.record("busy");
-        // Until the drop interrupts it: the queued job stays queued.
-        let _ = interrupt::current().expect("a worker").sleep(ms(10_000));
-    })
-    .unwrap();
-    assert!(rec.eventually("busy", ms(5000)).is_some());
+    // Until the drop interrupts it: the queued job stays queued.
+    hold_until_interrupted(&pool, &rec);
     let queued = Executor::submit(&pool, || 1).unwrap();
     assert!(queued.task_id().is_some(), "the pool's own submit");
     drop(pool);

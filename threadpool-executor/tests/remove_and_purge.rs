@@ -6,26 +6,16 @@
 mod support;
 
 use kit::{Recorder, ms};
-use support::{Gate, prefix};
-use threadpool_executor::ThreadPool;
+use support::{Gate, labelled, prefix};
 use threadpool_executor::future::{FutureError, FutureState};
 use threadpool_executor::task::TaskId;
+use threadpool_executor::{ThreadPool, presets};
 
 fn single(id: &str) -> ThreadPool {
-    ThreadPool::builder()
-        .core_pool_size(1)
-        .maximum_pool_size(1)
+    presets::single()
         .thread_factory(support::threads(&prefix(id)))
         .build()
         .expect("a valid pool")
-}
-
-/// A task that records its label.
-fn labelled(rec: &Recorder, label: &'static str) -> impl FnOnce() + Send + 'static {
-    let rec = rec.clone();
-    move || {
-        rec.record(label);
-    }
 }
 
 /// Holds the one worker and waits until its task has started.

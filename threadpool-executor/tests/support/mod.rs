@@ -27,3 +27,11 @@ pub use kit::eventually;
 pub fn me() -> String {
     std::thread::current().name().unwrap_or("?").to_owned()
 }
+
+/// A task that records `label` in `rec` when it runs.
+pub fn labelled(rec: &kit::Recorder, label: &'static str) -> impl FnOnce() + Send + 'static {
+    let rec = rec.clone();
+    move || {
+        rec.record(label);
+    }
+}
