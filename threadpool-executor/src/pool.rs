@@ -633,6 +633,13 @@ impl ThreadPool<Task> {
     /// As [`ThreadPool::execute`], and returns the task's [`TaskId`]: the
     /// handle [`ThreadPool::remove`] takes.
     ///
+    /// ```
+    /// let pool = threadpool_executor::ThreadPool::builder().build()?;
+    /// let (a, b) = (pool.execute_with_id(|| {}).unwrap(), pool.execute_with_id(|| {}).unwrap());
+    /// assert_ne!(a, b, "each task its own id");
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
+    ///
     /// # Errors
     /// As [`ThreadPool::execute`].
     pub fn execute_with_id<F>(&self, task: F) -> Result<TaskId, Rejected<Task>>
@@ -995,7 +1002,26 @@ impl<T: Runnable> ThreadPool<T> {
         Ok(())
     }
 
-    /// The thread factory workers are started with now.
+    /// The thread factory workers are started with now: Java's
+    /// `getThreadFactory`, to wrap it, for one.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    /// use threadpool_executor::ThreadPool;
+    /// use threadpool_executor::factory::ThreadFactory;
+    ///
+    /// let pool = ThreadPool::builder().core_pool_size(2).maximum_pool_size(2).build()?;
+    /// let (inner, started) = (pool.thread_factory(), Arc::new(AtomicUsize::new(0)));
+    /// let count = Arc::clone(&started);
+    /// pool.set_thread_factory(move |body| {
+    ///     count.fetch_add(1, SeqCst);
+    ///     inner.new_thread(body)
+    /// });
+    /// assert_eq!(pool.prestart_all_core_threads(), 2);
+    /// assert_eq!(started.load(SeqCst), 2, "each new worker, through the wrapper");
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
     pub fn thread_factory(&self) -> Arc<dyn ThreadFactory> {
         Arc::clone(&self.core.factory.read())
     }
@@ -1006,7 +1032,28 @@ impl<T: Runnable> ThreadPool<T> {
         *self.core.factory.write() = Arc::new(factory);
     }
 
-    /// The rejection policy now.
+    /// The rejection policy now: Java's `getRejectedExecutionHandler`,
+    /// to wrap it, for one.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    /// use threadpool_executor::ThreadPool;
+    /// use threadpool_executor::reject::{RejectPolicy, Saturated};
+    /// use threadpool_executor::task::Task;
+    ///
+    /// let pool = ThreadPool::builder().build()?;
+    /// let (inner, refused) = (pool.reject_policy(), Arc::new(AtomicUsize::new(0)));
+    /// let count = Arc::clone(&refused);
+    /// pool.set_reject_policy(move |task: Task, saturated: &Saturated<'_, Task>| {
+    ///     count.fetch_add(1, SeqCst);
+    ///     inner.rejected(task, saturated)
+    /// });
+    /// pool.shutdown();
+    /// assert!(pool.execute(|| {}).is_err(), "the old policy (Abort) still decides");
+    /// assert_eq!(refused.load(SeqCst), 1);
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
     pub fn reject_policy(&self) -> Arc<dyn RejectPolicy<T>> {
         Arc::clone(&self.core.policy.read())
     }

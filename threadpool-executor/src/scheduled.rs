@@ -934,7 +934,23 @@ impl ScheduledThreadPool {
         self.pool.ctl()
     }
 
-    /// The thread factory workers are started with now.
+    /// The thread factory workers are started with now; see
+    /// [`ThreadPool::thread_factory`].
+    ///
+    /// ```
+    /// use threadpool_executor::factory::{NamedThreads, ThreadFactory};
+    /// use threadpool_executor::scheduled::ScheduledThreadPool;
+    ///
+    /// let pool = ScheduledThreadPool::new(1)?;
+    /// let inner = pool.thread_factory();
+    /// pool.set_thread_factory(move |body| inner.new_thread(body));
+    /// pool.set_thread_factory(NamedThreads::with_prefix("sched-doc-"));
+    /// let ran_on = pool.schedule(std::time::Duration::ZERO, || {
+    ///     std::thread::current().name().map(str::to_owned)
+    /// })?;
+    /// assert_eq!(ran_on.get().unwrap().as_deref(), Some("sched-doc-1"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn thread_factory(&self) -> Arc<dyn ThreadFactory> {
         self.pool.thread_factory()
     }
@@ -945,7 +961,22 @@ impl ScheduledThreadPool {
         self.pool.set_thread_factory(factory);
     }
 
-    /// The rejection policy now.
+    /// The rejection policy now; see [`ThreadPool::reject_policy`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use threadpool_executor::reject::{Discard, RejectPolicy, Saturated};
+    /// use threadpool_executor::scheduled::{ScheduledTask, ScheduledThreadPool};
+    ///
+    /// let pool = ScheduledThreadPool::new(1)?;
+    /// let abort = pool.reject_policy();
+    /// pool.set_reject_policy(Discard);
+    /// pool.shutdown();
+    /// assert!(pool.schedule(std::time::Duration::ZERO, || ()).is_ok(), "discarded");
+    /// pool.set_reject_policy(move |t: Arc<ScheduledTask>, s: &Saturated<'_, _>| abort.rejected(t, s));
+    /// assert!(pool.schedule(std::time::Duration::ZERO, || ()).is_err(), "Abort again");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn reject_policy(&self) -> Arc<dyn RejectPolicy<Arc<ScheduledTask>>> {
         self.pool.reject_policy()
     }

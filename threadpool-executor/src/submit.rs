@@ -175,6 +175,15 @@ impl ThreadPool<Task> {
     /// A job that panics does not end its worker: the panic is the
     /// future's, as Java's `FutureTask` keeps a task's exception.
     ///
+    /// ```
+    /// let pool = threadpool_executor::ThreadPool::builder().build()?;
+    /// let answer = pool.submit(|| 6 * 7).unwrap();
+    /// let failed = pool.submit(|| -> u32 { panic!("boom") }).unwrap();
+    /// assert_eq!(answer.get(), Ok(42));
+    /// assert!(failed.get().is_err(), "the panic is the future's");
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
+    ///
     /// # Errors
     /// As [`ThreadPool::execute`]: the pool's policy refused it, and the
     /// task (which would run the job) comes back in the error.
@@ -198,6 +207,14 @@ impl ThreadPool<Task> {
 
     /// Runs every job and waits until each is done (returned, panicked):
     /// Java's `invokeAll`. The futures come back in the order of `jobs`.
+    ///
+    /// ```
+    /// let pool = threadpool_executor::ThreadPool::builder().build()?;
+    /// let done = pool.invoke_all((1..=3).map(|n| move || n * n)).unwrap();
+    /// let squares: Vec<u32> = done.iter().map(|f| f.get().unwrap()).collect();
+    /// assert_eq!(squares, [1, 4, 9]);
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
     ///
     /// # Errors
     /// If the pool refuses a job, every job already submitted is cancelled
@@ -320,6 +337,19 @@ impl ThreadPool<Task> {
     /// allows zero and negative ones): every job is submitted, and the
     /// call answers [`InvokeError::Timeout`] unless one has returned by
     /// the time it looks.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use threadpool_executor::error::InvokeError;
+    ///
+    /// let pool = threadpool_executor::ThreadPool::builder().build()?;
+    /// let quick: Vec<fn() -> u32> = vec![|| 7];
+    /// assert_eq!(pool.invoke_any_timeout(quick, Duration::from_secs(10)), Ok(7));
+    /// let never = vec![|| threadpool_executor::interrupt::current().unwrap().sleep(Duration::MAX)];
+    /// let late = pool.invoke_any_timeout(never, Duration::from_millis(5));
+    /// assert_eq!(late.err(), Some(InvokeError::Timeout), "and the job is interrupted");
+    /// # Ok::<(), threadpool_executor::error::ConfigError>(())
+    /// ```
     ///
     /// # Errors
     /// As `invoke_any`, and [`InvokeError::Timeout`] if none returned in
