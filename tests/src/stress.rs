@@ -499,12 +499,11 @@ mod tests {
             let tally = (fixed.run)(Plan::full(17).with_tasks(4000));
             assert!(tally.all_accounted(), "{}: {tally}", fixed.name);
             assert_eq!(tally.handed_back, 0, "{}: {tally}", fixed.name);
-            // Some ran before the shutdown or after it; some came after.
-            assert!(
-                tally.ran > 0 && tally.refused > 0,
-                "{}: {tally}",
-                fixed.name
-            );
+            // Whether any task came after the shutdown (and was refused)
+            // depends on how the clients were scheduled: on a loaded
+            // machine they may all have offered theirs before it, so that
+            // is not asked.
+            assert!(tally.ran > 0, "{}: {tally}", fixed.name);
         }
     }
 
