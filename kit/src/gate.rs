@@ -2,7 +2,8 @@
 //! pool's threads busy for exactly as long as it needs them busy.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
@@ -39,6 +40,19 @@ impl Gate {
         GateWait(Arc::clone(&self.0))
     }
 
+    /// A job that says it has started and then waits at this gate: what a
+    /// test hands an executor to hold one of its threads. The job is
+    /// unboxed, for the caller to box as its executor wants.
+    pub fn held_job(&self) -> (impl FnOnce() + Send + 'static, Started) {
+        let (started, wait) = mpsc::channel();
+        let at = self.waiter();
+        let job = move || {
+            let _ = started.send(());
+            at.wait();
+        };
+        (job, Started(wait))
+    }
+
     /// Opens it: every waiting task goes on, and later ones do not wait.
     pub fn open(&self) {
         *self.0.open.lock() = true;
@@ -62,6 +76,21 @@ impl GateWait {
                 return;
             }
         }
+    }
+}
+
+/// Whether the job of [`Gate::held_job`] has started.
+pub struct Started(mpsc::Receiver<()>);
+
+impl Started {
+    /// Waits until the job has started, at most `within`.
+    ///
+    /// # Panics
+    /// If it has not started by then.
+    pub fn wait(&self, within: Duration) {
+        self.0
+            .recv_timeout(within)
+            .expect("the held job never started");
     }
 }
 

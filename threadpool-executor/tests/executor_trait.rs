@@ -8,6 +8,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use interrupt_cancel::timer::Timer;
+use kit::gate::Gate;
 use threadpool_executor::ThreadPool;
 use threadpool_executor::executor::Executor;
 use threadpool_executor::scheduled::ScheduledThreadPool;
@@ -60,14 +61,10 @@ fn executor_every_value_then_terminated() {
 /// Holds the one thread with a job, queues five more, and asks
 /// `shutdown_now` for what never started: exactly those five.
 fn hands_back_what_never_started(on: &impl Executor) -> usize {
-    let (started, wait_started) = mpsc::channel();
-    let (go_on, may_go_on) = mpsc::channel::<()>();
-    on.execute(Box::new(move || {
-        started.send(()).unwrap();
-        let _ = may_go_on.recv();
-    }))
-    .unwrap();
-    wait_started.recv_timeout(EVENTUALLY).unwrap();
+    let gate = Gate::new();
+    let (held, started) = gate.held_job();
+    on.execute(Box::new(held)).unwrap();
+    started.wait(EVENTUALLY);
     let (ran, _) = mpsc::channel::<u32>();
     for n in 0..5 {
         let ran = ran.clone();
@@ -77,7 +74,7 @@ fn hands_back_what_never_started(on: &impl Executor) -> usize {
         .unwrap();
     }
     let pending = on.shutdown_now().len();
-    go_on.send(()).unwrap();
+    gate.open();
     assert!(on.await_termination(EVENTUALLY), "did not end");
     pending
 }

@@ -8,6 +8,7 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
+use kit::gate::Gate;
 use kit::ms;
 use kit::threads::{assert_gone, unique_name};
 use threadpool_executor::ThreadPool;
@@ -113,23 +114,14 @@ fn executor_every_value_then_terminated() {
 
 fn shutdown_lets_a_delayed_task_run_first<W: RunningWheel>(on: &WheelPool<W>) {
     // Due in 50 ms, and held once it runs until the test lets it go.
-    let (started, wait_started) = mpsc::channel();
-    let (go_on, may_go_on) = mpsc::channel::<()>();
-    on.schedule(
-        ms(50),
-        Box::new(move || {
-            started.send(()).unwrap();
-            let _ = may_go_on.recv();
-        }),
-    )
-    .unwrap();
+    let gate = Gate::new();
+    let (held, started) = gate.held_job();
+    on.schedule(ms(50), Box::new(held)).unwrap();
     on.shutdown();
     assert!(!on.is_terminated(), "ended with a task still to run");
-    wait_started
-        .recv_timeout(EVENTUALLY)
-        .expect("the delayed task never started");
+    started.wait(EVENTUALLY);
     assert!(!on.is_terminated(), "ended with a task still running");
-    go_on.send(()).unwrap();
+    gate.open();
     assert!(on.await_termination(EVENTUALLY), "did not end");
     assert!(on.is_terminated());
 }
@@ -165,14 +157,10 @@ fn executor_terminates_without_await_once_drained() {
 fn shutdown_now_hands_back_what_never_started<W: RunningWheel>(on: &WheelPool<W>) {
     // The pool's one thread held by a job: what comes due waits in
     // the pool's queue.
-    let (started, wait_started) = mpsc::channel();
-    let (go_on, may_go_on) = mpsc::channel::<()>();
-    on.execute(Box::new(move || {
-        started.send(()).unwrap();
-        let _ = may_go_on.recv();
-    }))
-    .unwrap();
-    wait_started.recv_timeout(EVENTUALLY).unwrap();
+    let gate = Gate::new();
+    let (held, started) = gate.held_job();
+    on.execute(Box::new(held)).unwrap();
+    started.wait(EVENTUALLY);
     let (ran, came) = mpsc::channel();
     // Five due now (queued in the pool, or still in the wheel), three
     // an hour away (in the wheel).
@@ -191,7 +179,7 @@ fn shutdown_now_hands_back_what_never_started<W: RunningWheel>(on: &WheelPool<W>
     let pending = on.shutdown_now();
     assert!(on.is_shutdown());
     assert_refused_stopped(on);
-    go_on.send(()).unwrap();
+    gate.open();
     assert!(on.await_termination(EVENTUALLY), "did not end");
     assert!(on.is_terminated());
     assert_eq!(came.try_recv(), Err(mpsc::TryRecvError::Empty), "one ran");
