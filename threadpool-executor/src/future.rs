@@ -192,9 +192,17 @@ const CLAIMED: u32 = 1;
 struct Slot<V> {
     /// Whom `cancel(true)` interrupts: the claimant's handle, while it runs.
     runner: Option<InterruptHandle>,
-    /// The job's value or panic message, once `Normal` or `Exceptional`.
-    outcome: Option<Result<V, String>>,
-    /// The panic's payload itself, until someone takes it
+    /// The job's value or its panic, once `Normal` or `Exceptional`.
+    outcome: Option<Result<V, Box<Panicked>>>,
+}
+
+/// A job's panic, as its future keeps it: boxed, so that the many tasks
+/// that never panic carry one pointer for it, not a string and a payload
+/// (a scheduled task is one allocation, and its size is felt at 10^6).
+struct Panicked {
+    /// The panic's message, for every [`FutureTask::get`].
+    message: String,
+    /// The payload itself, until someone takes it
     /// ([`FutureTask::take_panic`]).
     payload: Option<Box<dyn Any + Send>>,
 }
@@ -265,7 +273,6 @@ impl<V, J> FutureTask<V, J> {
             slot: Mutex::new(Slot {
                 runner: None,
                 outcome: None,
-                payload: None,
             }),
             done: Condvar::new(),
             job: Mutex::new(job),
@@ -365,8 +372,10 @@ impl<V, J: Job<V> + ?Sized> FutureTask<V, J> {
                     FutureState::Normal
                 }
                 Err(panic) => {
-                    slot.outcome = Some(Err(panic_message(&*panic).to_owned()));
-                    slot.payload = Some(panic);
+                    slot.outcome = Some(Err(Box::new(Panicked {
+                        message: panic_message(&*panic).to_owned(),
+                        payload: Some(panic),
+                    })));
                     FutureState::Exceptional
                 }
             };
@@ -381,7 +390,10 @@ impl<V, J: Job<V> + ?Sized> FutureTask<V, J> {
     /// `std::panic::resume_unwind` takes to pass the panic on.
     /// [`get`](FutureTask::get) reports the panic's message either way.
     pub fn take_panic(&self) -> Option<Box<dyn Any + Send>> {
-        self.slot.lock().payload.take()
+        match &mut self.slot.lock().outcome {
+            Some(Err(panicked)) => panicked.payload.take(),
+            _ => None,
+        }
     }
 
     // ANCHOR: release
@@ -518,8 +530,8 @@ impl<V, J: Job<V> + ?Sized> FutureTask<V, J> {
         }
         match (self.state(), &slot.outcome) {
             (FutureState::Normal, Some(Ok(value))) => Ok(read(value)),
-            (FutureState::Exceptional, Some(Err(message))) => {
-                Err(FutureError::Panicked(message.clone()))
+            (FutureState::Exceptional, Some(Err(panicked))) => {
+                Err(FutureError::Panicked(panicked.message.clone()))
             }
             (state, _) => {
                 debug_assert!(state.is_cancelled(), "reported in state {state:?}");
