@@ -23,6 +23,10 @@
 //!   a clone of the `Arc` handed back and kept: what any pool pays that
 //!   hands out a handle sharing the task with its queue.
 //!
+//! Three ratios per group: ours over the peer, ours over the floor, and
+//! the floor over the peer (how close to the peer a pool that does no
+//! more than the floor can come).
+//!
 //! Every side gets a fresh pool filled to `n`, then `k = (n - 1) / 8`
 //! timed calls: the same count pending on every side, nothing cancelled
 //! anywhere, no heap growing while timed. Two inputs: the best case (every
@@ -71,6 +75,9 @@ fn main() {
             });
             contest.ratio(POOL, PEER);
             contest.ratio(POOL, ARC_FLOOR);
+            // The floor against the peer: how far below the peer any
+            // pool that shares its task with the handle can go.
+            contest.ratio(ARC_FLOOR, PEER);
             contest.run(&mut report);
         }
     }

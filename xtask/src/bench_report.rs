@@ -318,11 +318,21 @@ fn schedule_targets(run: &Run) -> Vec<Line> {
     let mut out = Vec::new();
     for size in FAIR_SIZES {
         let g = format!("random, {size} pending");
-        out.push(median_at_most(
+        let mut lead = median_at_most(
             format!("{POOL}, random, {size} pending: at most 0.9× {PEER}"),
             Spread::ratio(run, "scheduled_pool", &g, POOL, PEER),
             0.9,
-        ));
+        );
+        // Beside it, the floor against the same peer: a pool that does
+        // no more than hand out a handle sharing the task with its queue.
+        // A target below the floor's own ratio asks for less than that.
+        if let (Verdict::Met | Verdict::Missed, Some(floor)) = (
+            &lead.verdict,
+            Spread::ratio(run, "scheduled_pool", &g, POOL_FLOOR, PEER),
+        ) {
+            lead.measured = format!("{}; the floor itself: {}", lead.measured, floor.times());
+        }
+        out.push(lead);
         out.push(median_at_most(
             format!(
                 "{POOL}, random, {size} pending: at most 1.2× a floor with one shared \
@@ -2381,6 +2391,13 @@ mod tests {
             "ScheduledThreadPool (stage 6) / scheduled-thread-pool",
             [0.88, 0.80, 0.97],
         ));
+        // The floor against the same peer, shown beside the target.
+        rows.extend(spread_rows(
+            "scheduled_pool",
+            "random, 10^6 pending",
+            "floor: clock, lock, box, Arc, heap push / scheduled-thread-pool",
+            [1.01, 0.90, 1.20],
+        ));
         // Missed: 412 ns against 300.
         rows.extend(spread_rows(
             "cancel_cost",
@@ -2407,7 +2424,10 @@ mod tests {
                 .unwrap_or_else(|| panic!("no target {start:?}"))
         };
         let pool = find("ScheduledThreadPool (stage 6), random, 10^6 pending: at most 0.9×");
-        assert_eq!(pool.measured, "0.88× (0.80–0.97)");
+        assert_eq!(
+            pool.measured,
+            "0.88× (0.80–0.97); the floor itself: 1.01× (0.90–1.20)"
+        );
         assert!(matches!(pool.verdict, Verdict::Met));
         let cancel = find("indexed heap: a random standing task");
         assert_eq!(cancel.measured, "412 ns (380–470)");
