@@ -125,7 +125,8 @@ fn word_char(c: char) -> bool {
 }
 
 /// Every number in `text`, except digits that belong to a word (`T14`,
-/// `x86_64`, `2bc48cf`, `JDK-8176254`) and dotted versions (`0.5.4`).
+/// `x86_64`, `2bc48cf`, `JDK-8176254`), issue numbers (`#372`) and
+/// dotted versions (`0.5.4`).
 fn numbers(text: &str) -> Vec<Number> {
     let chars: Vec<char> = text.chars().collect();
     let n = chars.len();
@@ -143,6 +144,8 @@ fn numbers(text: &str) -> Vec<Number> {
         let in_word = match before {
             Some(b) if word_char(b) => true,
             Some('-' | '.') => before2.is_some_and(char::is_alphabetic),
+            // An issue or pull request (`#372`, `sbt/sbt#236`): a name.
+            Some('#') => true,
             _ => false,
         };
         if in_word {
@@ -863,7 +866,10 @@ mod tests {
     #[test]
     fn digits_inside_words_and_versions_are_not_figures() {
         assert_eq!(
-            keys("T14, x86_64, JDK-8176254, mdBook 0.5.4, commit 2bc48cf, 0x7f3a, abc123"),
+            keys(
+                "T14, x86_64, JDK-8176254, mdBook 0.5.4, commit 2bc48cf, 0x7f3a, abc123, \
+                 Hystrix#372, #1308"
+            ),
             Vec::<String>::new()
         );
         assert_eq!(keys("(626) and 901: a 1.5x ratio"), ["626", "901", "1.5"]);
