@@ -174,7 +174,9 @@ pub const MEASURE_TRIES: usize = 5;
 /// Measures the thread named `name` over `window`, again while a window
 /// says nothing, up to [`MEASURE_TRIES`] windows (see
 /// [`ThreadCpu::judged_share_over`]): what a test asks of a timer's
-/// thread.
+/// thread. The windows follow one another: a scenario whose task comes
+/// due soon after the first window is set up again instead
+/// ([`until_judged`]).
 ///
 /// # Panics
 /// If there is no single live thread of that name, or it exits during the
@@ -183,6 +185,39 @@ pub fn measure(name: &str, window: Duration) -> CpuShare {
     ThreadCpu::named(name)
         .and_then(|thread| thread.judged_share_over(window, MEASURE_TRIES))
         .unwrap_or_else(|e| panic!("cannot measure thread {name:?}: {e}"))
+}
+
+/// Measures the thread named `name` over one window, with no second
+/// window if it says nothing: for a scenario set up again by
+/// [`until_judged`].
+///
+/// # Panics
+/// As [`measure`].
+pub fn measure_once(name: &str, window: Duration) -> CpuShare {
+    ThreadCpu::named(name)
+        .and_then(|thread| thread.share_over(window))
+        .unwrap_or_else(|e| panic!("cannot measure thread {name:?}: {e}"))
+}
+
+/// Runs `scenario` (set up, [`measure_once`], tear down) again while its
+/// window says nothing ([`CpuShare::is_starved`]), up to `tries` times in
+/// all; returns the last window and how many windows before it were
+/// starved.
+///
+/// For a scenario with a task due soon after its window, where
+/// [`measure`]'s second window on the same thread would run past the
+/// deadline: there a busy loop that has run its task and blocks on its
+/// empty queue looks idle. A fresh scenario's window closes before its
+/// own task is due.
+pub fn until_judged(tries: usize, mut scenario: impl FnMut() -> CpuShare) -> (CpuShare, usize) {
+    let mut starved = 0;
+    loop {
+        let share = scenario();
+        if !share.is_starved() || starved + 1 >= tries {
+            return (share, starved);
+        }
+        starved += 1;
+    }
 }
 
 /// The CPU time a window must show before what the thread did with it
@@ -344,6 +379,27 @@ mod tests {
         stop.store(true, Ordering::Relaxed);
         handle.join().unwrap();
         assert!(share.is_busy(), "spinning thread: {share}");
+    }
+
+    #[test]
+    fn until_judged_sets_a_starved_scenario_up_again_and_stops_at_tries() {
+        let window = |cpu_ms| CpuShare {
+            cpu: Duration::from_millis(cpu_ms),
+            waited: Duration::ZERO,
+            wall: Duration::from_millis(300),
+            blocks: 0,
+            ready_at_end: true,
+        };
+        let mut given = [window(1), window(2), window(90)].into_iter();
+        let (share, starved) = until_judged(5, || given.next().unwrap());
+        assert_eq!((share.cpu.as_millis(), starved), (90, 2));
+        let mut runs = 0;
+        let (share, starved) = until_judged(3, || {
+            runs += 1;
+            window(1)
+        });
+        assert!(share.is_starved());
+        assert_eq!((runs, starved), (3, 2));
     }
 
     /// The judgments on made-up windows: what a loaded machine gives a

@@ -53,50 +53,42 @@ pub struct Outcome {
 /// N1 `busy_wait`: with one task pending far out, how much CPU does the
 /// timer thread burn?
 ///
-/// A window in which a loaded machine gave the thread no core says nothing
-/// ([`kit::cpu::CpuShare::is_starved`]). It is not measured again, as
-/// [`kit::cpu::measure`] would: a second window would run past the task's
-/// deadline, and a busy loop that has run its task and blocks on the empty
-/// queue looks idle. The scenario is set up again instead, on a fresh timer,
-/// up to [`BUSY_WAIT_TRIES`] times.
+/// A window in which a loaded machine gave the thread no core says nothing;
+/// the scenario is then set up again on a fresh timer
+/// ([`kit::cpu::until_judged`]), not measured again: a second window would
+/// run past the task's deadline.
 pub fn busy_wait(version: &Version) -> Outcome {
-    let (mut starved, mut joined) = (0, true);
-    loop {
+    let mut joined = true;
+    let (share, starved) = kit::cpu::until_judged(BUSY_WAIT_TRIES, || {
         let name = unique_name("pm-n1");
         let timer = (version.start)(&name);
         // Due after the 300 ms window, and no later: a version whose drop
         // sits out its sleep (sleep_until) costs the column until then.
         timer.schedule(ms(400), Box::new(|| {}));
-        let share = kit::cpu::ThreadCpu::named(&name)
-            .and_then(|thread| thread.share_over(ms(300)))
-            .unwrap_or_else(|e| panic!("cannot measure thread {name:?}: {e}"));
+        let share = kit::cpu::measure_once(&name, ms(300));
         finish(version, &name, timer);
         joined &= gone_within(&name, ms(1000));
-        if share.is_starved() && starved + 1 < BUSY_WAIT_TRIES {
-            starved += 1;
-            continue;
-        }
-        // Judged by demand (running or ready to run), which a loaded
-        // machine cannot hide: a busy loop wants a core all the time.
-        // Idle also means it did not want a core for half the window: a
-        // busy loop that a loaded machine gave almost nothing to is not
-        // idle.
-        let verdict = if share.is_busy() {
-            Verdict::Bug("N1")
-        } else if share.is_idle() && share.demand() < 0.5 {
-            Verdict::Ok
-        } else {
-            Verdict::Unclear
-        };
-        let again = match starved {
-            0 => String::new(),
-            n => format!(" (set up {} times: {n} window(s) given no core)", n + 1),
-        };
-        return Outcome {
-            verdict,
-            detail: format!("{share}{again}"),
-            joined,
-        };
+        share
+    });
+    // Judged by demand (running or ready to run), which a loaded machine
+    // cannot hide: a busy loop wants a core all the time.
+    // Idle also means it did not want a core for half the window: a busy
+    // loop that a loaded machine gave almost nothing to is not idle.
+    let verdict = if share.is_busy() {
+        Verdict::Bug("N1")
+    } else if share.is_idle() && share.demand() < 0.5 {
+        Verdict::Ok
+    } else {
+        Verdict::Unclear
+    };
+    let again = match starved {
+        0 => String::new(),
+        n => format!(" (set up {} times: {n} window(s) given no core)", n + 1),
+    };
+    Outcome {
+        verdict,
+        detail: format!("{share}{again}"),
+        joined,
     }
 }
 
