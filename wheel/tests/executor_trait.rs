@@ -62,10 +62,17 @@ fn hierarchical(names: &Names) -> WheelPool<HierarchicalWheel> {
     WheelPool::hierarchical(config, names.pool(), &names.ticker).unwrap()
 }
 
+/// [`on_each`] with one generic scenario, instantiated for each wheel.
+macro_rules! on_both {
+    ($what:expr, $scenario:ident) => {
+        on_each($what, $scenario, $scenario)
+    };
+}
+
 /// Runs `on_hashed` and `on_hierarchical` (one generic check, twice) on
 /// a fresh wheel pool of each kind, and checks, once it is dropped, that
 /// its threads are gone.
-fn on_both(
+fn on_each(
     what: &str,
     on_hashed: fn(&WheelPool<HashedWheel>),
     on_hierarchical: fn(&WheelPool<HierarchicalWheel>),
@@ -105,11 +112,7 @@ fn every_value_then_terminated<W: RunningWheel>(on: &WheelPool<W>) {
 
 #[test]
 fn executor_every_value_then_terminated() {
-    on_both(
-        "wx-values",
-        every_value_then_terminated,
-        every_value_then_terminated,
-    );
+    on_both!("wx-values", every_value_then_terminated);
 }
 
 fn shutdown_lets_a_delayed_task_run_first<W: RunningWheel>(on: &WheelPool<W>) {
@@ -128,11 +131,7 @@ fn shutdown_lets_a_delayed_task_run_first<W: RunningWheel>(on: &WheelPool<W>) {
 
 #[test]
 fn executor_shutdown_lets_a_delayed_task_run_first() {
-    on_both(
-        "wx-delay",
-        shutdown_lets_a_delayed_task_run_first,
-        shutdown_lets_a_delayed_task_run_first,
-    );
+    on_both!("wx-delay", shutdown_lets_a_delayed_task_run_first);
 }
 
 fn terminates_without_await_once_drained<W: RunningWheel>(on: &WheelPool<W>) {
@@ -147,11 +146,7 @@ fn terminates_without_await_once_drained<W: RunningWheel>(on: &WheelPool<W>) {
 
 #[test]
 fn executor_terminates_without_await_once_drained() {
-    on_both(
-        "wx-drain",
-        terminates_without_await_once_drained,
-        terminates_without_await_once_drained,
-    );
+    on_both!("wx-drain", terminates_without_await_once_drained);
 }
 
 fn shutdown_now_hands_back_what_never_started<W: RunningWheel>(on: &WheelPool<W>) {
@@ -194,11 +189,7 @@ fn shutdown_now_hands_back_what_never_started<W: RunningWheel>(on: &WheelPool<W>
 
 #[test]
 fn executor_shutdown_now_hands_back_what_never_started() {
-    on_both(
-        "wx-now",
-        shutdown_now_hands_back_what_never_started,
-        shutdown_now_hands_back_what_never_started,
-    );
+    on_both!("wx-now", shutdown_now_hands_back_what_never_started);
 }
 
 fn a_delay_beyond_range_is_refused_and_holds_nothing_up<W: RunningWheel>(on: &WheelPool<W>) {
@@ -217,9 +208,8 @@ fn a_delay_beyond_range_is_refused_and_holds_nothing_up<W: RunningWheel>(on: &Wh
 
 #[test]
 fn executor_a_delay_beyond_range_is_refused_and_holds_nothing_up() {
-    on_both(
+    on_both!(
         "wx-range",
-        a_delay_beyond_range_is_refused_and_holds_nothing_up,
-        a_delay_beyond_range_is_refused_and_holds_nothing_up,
+        a_delay_beyond_range_is_refused_and_holds_nothing_up
     );
 }
