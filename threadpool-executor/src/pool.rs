@@ -436,7 +436,7 @@ impl<T: Runnable> Core<T> {
 
     /// Takes a queued task back; the queue may now be empty, which may
     /// let a shut-down pool terminate.
-    pub(crate) fn remove(self: &Arc<Self>, ticket: Ticket) -> Option<T> {
+    fn remove(self: &Arc<Self>, ticket: Ticket) -> Option<T> {
         let task = self.queue.remove(ticket);
         self.try_terminate();
         task

@@ -23,8 +23,11 @@
 //!   queued in the pool.
 //!
 //! Dropping a wheel pool drops the tasks the wheel still holds (as the
-//! wheel's drop does), then waits for the pool's queued and running tasks
-//! (as the pool's drop does).
+//! wheel's drop does), then drops the pool, which acts like
+//! `shutdown_now` (stage 6's drop rule): what is queued there is
+//! discarded, the running tasks are interrupted, and its threads are
+//! joined. To let every accepted task run, call `shutdown` and
+//! `await_termination` first.
 //!
 //! ```
 //! use std::time::Duration;
@@ -269,11 +272,6 @@ impl<W: RunningWheel> WheelPool<W> {
     /// (ticks, wake-ups). `None` once it has stopped.
     pub fn with_wheel<R>(&self, look: impl FnOnce(&W) -> R) -> Option<R> {
         self.state.read().wheel.as_ref().map(look)
-    }
-
-    /// The pool that runs the wheel's due tasks.
-    pub fn pool(&self) -> &ThreadPool {
-        &self.pool
     }
 
     /// Takes the wheel out (leaving its place stopped) if `when` says so,
