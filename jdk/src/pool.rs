@@ -146,7 +146,7 @@ pub fn rejected_when_full() {
             .reject_policy(policy)
             .build()
             .expect("a valid pool");
-        let gate = occupy(&pool);
+        let (gate, _) = occupy(&pool);
         let counter = || Arc::new(AtomicUsize::new(0));
         let (queued_ran, new_ran) = (counter(), counter());
         let q = Arc::clone(&queued_ran);
@@ -211,7 +211,7 @@ pub fn rejected_after_shutdown() {
 /// `shutdown_now` hands back what was queued, and none of it runs.
 pub fn shutdown_now() {
     let pool = presets::single().build().expect("a valid pool");
-    let gate = occupy(&pool);
+    let (gate, _) = occupy(&pool);
     let ran = Arc::new(AtomicUsize::new(0));
     for _ in 0..3 {
         let ran = Arc::clone(&ran);
@@ -230,18 +230,14 @@ pub fn shutdown_now() {
 }
 
 /// Occupies the pool's one thread with a task that waits at the returned
-/// gate, and returns once that task has started: Java's started latch and
-/// gate latch.
-fn occupy(pool: &ThreadPool) -> Gate {
-    let (gate, started) = (Gate::new(), Arc::new(Gate::new()));
-    let (waiter, start) = (gate.waiter(), Arc::clone(&started));
-    pool.execute(move || {
-        start.open();
-        waiter.wait();
-    })
-    .expect("accepted");
-    started.waiter().wait();
-    gate
+/// gate, and returns once that task has started (Java's started latch and
+/// gate latch), with the task's id.
+fn occupy(pool: &ThreadPool) -> (Gate, TaskId) {
+    let gate = Gate::new();
+    let (job, started) = gate.held_job();
+    let id = pool.execute_with_id(job).expect("accepted");
+    started.wait(Duration::from_secs(5));
+    (gate, id)
 }
 
 /// `invoke_any` of three jobs on three threads: the first two wait to be
@@ -307,7 +303,7 @@ pub fn invoke_any_all_fail() {
 /// `remove(Runnable)`, by the id `execute_with_id` gave.
 pub fn remove() {
     let pool = presets::single().build().expect("a valid pool");
-    let (gate, busy) = occupy_with_id(&pool);
+    let (gate, busy) = occupy(&pool);
     let ran = Arc::new(AtomicUsize::new(0));
     let queued: Vec<_> = (0..3)
         .map(|_| {
@@ -335,7 +331,7 @@ pub fn remove() {
 /// `purge` after two of three queued jobs were cancelled.
 pub fn purge() {
     let pool = presets::single().build().expect("a valid pool");
-    let gate = occupy(&pool);
+    let (gate, _) = occupy(&pool);
     let ran = Arc::new(AtomicUsize::new(0));
     let futures: Vec<_> = (0..3)
         .map(|_| {
@@ -361,18 +357,4 @@ pub fn purge() {
             ran.load(SeqCst)
         ),
     );
-}
-
-/// As [`occupy`], and the busy task's id.
-fn occupy_with_id(pool: &ThreadPool) -> (Gate, TaskId) {
-    let (gate, started) = (Gate::new(), Arc::new(Gate::new()));
-    let (waiter, start) = (gate.waiter(), Arc::clone(&started));
-    let id = pool
-        .execute_with_id(move || {
-            start.open();
-            waiter.wait();
-        })
-        .expect("accepted");
-    started.waiter().wait();
-    (gate, id)
 }

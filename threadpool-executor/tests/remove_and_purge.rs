@@ -18,20 +18,13 @@ fn single(id: &str) -> ThreadPool {
         .expect("a valid pool")
 }
 
-/// Holds the one worker and waits until its task has started.
-fn occupy_started(pool: &ThreadPool, rec: &Recorder) -> (Gate, TaskId) {
+/// Holds the one worker (its task held at a gate) and waits until that
+/// task has started; returns the gate and the task's id.
+fn occupy(pool: &ThreadPool) -> (Gate, TaskId) {
     let gate = Gate::new();
-    let (waiter, r) = (gate.waiter(), rec.clone());
-    let id = pool
-        .execute_with_id(move || {
-            r.record("busy");
-            waiter.wait();
-        })
-        .expect("accepted");
-    assert!(
-        rec.eventually("busy", ms(5000)).is_some(),
-        "the worker started"
-    );
+    let (job, started) = gate.held_job();
+    let id = pool.execute_with_id(job).expect("accepted");
+    started.wait(ms(5000));
     (gate, id)
 }
 
@@ -39,7 +32,7 @@ fn occupy_started(pool: &ThreadPool, rec: &Recorder) -> (Gate, TaskId) {
 fn remove_takes_the_second_of_three_queued_out() {
     let pool = single("rm-2nd");
     let rec = Recorder::new();
-    let (gate, _busy) = occupy_started(&pool, &rec);
+    let (gate, _busy) = occupy(&pool);
     let ids: Vec<TaskId> = ["1", "2", "3"]
         .into_iter()
         .map(|label| pool.execute_with_id(labelled(&rec, label)).unwrap())
@@ -60,7 +53,7 @@ fn remove_takes_the_second_of_three_queued_out() {
 fn remove_of_a_task_that_started_or_ran_is_false() {
     let pool = single("rm-run");
     let rec = Recorder::new();
-    let (gate, busy) = occupy_started(&pool, &rec);
+    let (gate, busy) = occupy(&pool);
     assert!(!busy.was_queued(), "the first task went to a new worker");
     assert!(!pool.remove(busy), "running");
     let queued = pool.execute_with_id(labelled(&rec, "queued")).unwrap();
@@ -74,8 +67,8 @@ fn remove_of_a_task_that_started_or_ran_is_false() {
 fn remove_of_another_pools_task_is_false() {
     let (a, b) = (single("rm-a"), single("rm-b"));
     let rec = Recorder::new();
-    let (gate_a, _) = occupy_started(&a, &rec);
-    let (gate_b, _) = occupy_started(&b, &rec);
+    let (gate_a, _) = occupy(&a);
+    let (gate_b, _) = occupy(&b);
     // The same step in each pool: each queue gives its first ticket.
     let in_a = a.execute_with_id(labelled(&rec, "a")).unwrap();
     let in_b = b.execute_with_id(labelled(&rec, "b")).unwrap();
@@ -90,7 +83,7 @@ fn remove_of_another_pools_task_is_false() {
 fn removing_a_submitted_job_cancels_its_future() {
     let pool = single("rm-sub");
     let rec = Recorder::new();
-    let (gate, _) = occupy_started(&pool, &rec);
+    let (gate, _) = occupy(&pool);
     let r = rec.clone();
     let future = pool
         .submit(move || {
@@ -113,7 +106,7 @@ fn removing_a_submitted_job_cancels_its_future() {
 fn purge_takes_out_the_cancelled_queued_jobs_only() {
     let pool = single("purge");
     let rec = Recorder::new();
-    let (gate, _) = occupy_started(&pool, &rec);
+    let (gate, _) = occupy(&pool);
     let futures: Vec<_> = (0..4)
         .map(|n| {
             let r = rec.clone();
@@ -147,7 +140,7 @@ fn purge_takes_out_the_cancelled_queued_jobs_only() {
 fn purge_after_the_cancelled_job_left_the_queue_finds_nothing() {
     let pool = single("purge-late");
     let rec = Recorder::new();
-    let (gate, _) = occupy_started(&pool, &rec);
+    let (gate, _) = occupy(&pool);
     let cancelled = pool.submit(|| ()).unwrap();
     let after = pool.execute_with_id(labelled(&rec, "after")).unwrap();
     assert!(cancelled.cancel(false));
@@ -162,7 +155,7 @@ fn purge_after_the_cancelled_job_left_the_queue_finds_nothing() {
 fn remove_and_purge_work_after_shutdown_and_let_the_pool_end() {
     let pool = single("rm-shut");
     let rec = Recorder::new();
-    let (gate, _) = occupy_started(&pool, &rec);
+    let (gate, _) = occupy(&pool);
     let removed = pool.execute_with_id(labelled(&rec, "removed")).unwrap();
     let cancelled = pool.submit(|| ()).unwrap();
     assert!(cancelled.cancel(false));
@@ -180,7 +173,7 @@ fn remove_and_purge_work_after_shutdown_and_let_the_pool_end() {
 fn shutdown_now_hands_back_each_task_beside_its_id() {
     let pool = single("rm-now");
     let rec = Recorder::new();
-    let (gate, busy) = occupy_started(&pool, &rec);
+    let (gate, busy) = occupy(&pool);
     let first = pool.execute_with_id(labelled(&rec, "first")).unwrap();
     let submitted = pool.submit(|| 7).unwrap();
     let last = pool.execute_with_id(labelled(&rec, "last")).unwrap();
