@@ -157,14 +157,7 @@ impl ThreadCpu {
     /// # Errors
     /// If the thread exits before a window ends.
     pub fn judged_share_over(&self, window: Duration, tries: usize) -> std::io::Result<CpuShare> {
-        let mut share = self.share_over(window)?;
-        for _ in 1..tries {
-            if !share.is_starved() {
-                break;
-            }
-            share = self.share_over(window)?;
-        }
-        Ok(share)
+        retry_starved(tries, || self.share_over(window)).map(|(share, _)| share)
     }
 }
 
@@ -210,11 +203,22 @@ pub fn measure_once(name: &str, window: Duration) -> CpuShare {
 /// empty queue looks idle. A fresh scenario's window closes before its
 /// own task is due.
 pub fn until_judged(tries: usize, mut scenario: impl FnMut() -> CpuShare) -> (CpuShare, usize) {
+    match retry_starved(tries, || Ok::<_, std::convert::Infallible>(scenario())) {
+        Ok(judged) => judged,
+    }
+}
+
+/// Takes `window()` again while it says nothing, up to `tries` windows in
+/// all: the last window, and how many before it were starved.
+fn retry_starved<E>(
+    tries: usize,
+    mut window: impl FnMut() -> Result<CpuShare, E>,
+) -> Result<(CpuShare, usize), E> {
     let mut starved = 0;
     loop {
-        let share = scenario();
+        let share = window()?;
         if !share.is_starved() || starved + 1 >= tries {
-            return (share, starved);
+            return Ok((share, starved));
         }
         starved += 1;
     }
