@@ -379,6 +379,18 @@ impl<T: Send + 'static> TaskQueue<T> {
     // ANCHOR_END: wait_for
 }
 
+/// Where the item of `ticket` is queued, if it is: in the head (`true`)
+/// or the tail, and at which index. Head, then tail: the order `pop`
+/// takes them in, so a ticket no later than the head's last is the head's.
+fn locate<T>(head: &Items<T>, tail: &Items<T>, ticket: Ticket) -> Option<(bool, usize)> {
+    let in_head = head.back().is_some_and(|(last, _)| ticket.0 <= *last);
+    let items = if in_head { head } else { tail };
+    let index = items
+        .binary_search_by_key(&ticket.0, |(number, _)| *number)
+        .ok()?;
+    Some((in_head, index))
+}
+
 impl<T: Send + 'static> WorkQueue<T> for TaskQueue<T> {
     // ANCHOR: offer
     fn offer(&self, item: T) -> Result<Ticket, T> {
@@ -427,17 +439,10 @@ impl<T: Send + 'static> WorkQueue<T> for TaskQueue<T> {
 
     fn remove(&self, ticket: Ticket) -> Option<T> {
         let shared = &*self.shared;
-        // Head, then tail: the order `pop` takes them in.
         let mut head = shared.head.items.lock();
         let mut tail = shared.tail.lock();
-        let items = if head.back().is_some_and(|(last, _)| ticket.0 <= *last) {
-            &mut *head
-        } else {
-            &mut *tail
-        };
-        let index = items
-            .binary_search_by_key(&ticket.0, |(number, _)| *number)
-            .ok()?;
+        let (in_head, index) = locate(&head, &tail, ticket)?;
+        let items = if in_head { &mut *head } else { &mut *tail };
         let (_, item) = items.remove(index)?;
         bump(&shared.head.removed, 1);
         Some(item)
@@ -447,11 +452,7 @@ impl<T: Send + 'static> WorkQueue<T> for TaskQueue<T> {
         let shared = &*self.shared;
         let head = shared.head.items.lock();
         let tail = shared.tail.lock();
-        [&*head, &*tail].iter().any(|items| {
-            items
-                .binary_search_by_key(&ticket.0, |(number, _)| *number)
-                .is_ok()
-        })
+        locate(&head, &tail, ticket).is_some()
     }
 
     fn drain(&self) -> Vec<T> {
