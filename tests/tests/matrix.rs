@@ -11,10 +11,10 @@ use battery::{futures, pools, scenarios, scheduled, stress, wheels};
 
 #[test]
 fn progression_matrix() {
-    use Wave::{Cancels, Counts, Idle, Lateness, Stress, Windows};
+    use Wave::{Busy, Cancels, Counts, Idle, Lateness, Stress, Windows};
     let versions = versions();
     let columns = [
-        Column::timer(Stress, "N1 busy wait", scenarios::busy_wait),
+        Column::timer(Busy, "N1 busy wait", scenarios::busy_wait),
         Column::timer(
             Windows,
             "S1/C1/A5 task in the window",

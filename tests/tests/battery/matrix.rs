@@ -42,9 +42,16 @@ pub enum Wave {
     /// can block once more on a lock, and read as a wake-up).
     Idle,
     /// The stress, which keeps every core busy and whose verdict is a
-    /// count; and N1, judged by what each thread did with the core it got,
-    /// which load does not change (see `kit::cpu`).
+    /// count.
     Stress,
+    /// N1 alone: each version's thread measured while one task waits. A
+    /// busy loop is judged by what it did with the core it got, which load
+    /// does not change (see `kit::cpu`), unless the load makes it block.
+    /// Beside the stress, the naive loop once read as idle: no CPU in a
+    /// 300 ms window, and not waiting for a core as it closed, so blocked,
+    /// most likely on a lock that a preempted stress thread held (its
+    /// channel allocates a block every 31 turns).
+    Busy,
 }
 
 /// A scenario, and the column it fills.
