@@ -11,18 +11,10 @@
 //! - `solution`: the stage's fixed version, re-exported, for every exercise
 //!   when `EXERCISE_SOURCE=solution`.
 //!
-//! A catch-it (or find-it) exercise is a module of the `catch` test target
-//! (`tests/catch.rs` includes what this writes): the student's test alone,
-//! `<name>::mine`, when `EXERCISE_CHECK` names it and `EXERCISE_SOURCE=mine`;
-//! otherwise every such exercise's skeleton, reference test and wrong tests
-//! (`<name>::skeleton`, `<name>::reference`, `<name>::wrong_<which>`), the
-//! one build CI's check of them all runs from.
-//!
-//! A find-it is one file, `find/<name>.rs`: the scheduler, its mended
-//! version, the API a test uses, and the modules `skeleton`, `reference` and
-//! `wrong_<which>`. It is included whole as the module `<name>` (so its
-//! tests name the API `super::`), always, and the student's test is added
-//! beside them as `<name>::mine` under that exercise's check.
+//! A catch-it (or find-it) exercise's API wraps one of its versions, the
+//! one the slot feature picks ([`pick_versions`]); the student's test is
+//! built in another crate, `exercises/catch`, which cannot see this crate's
+//! features or `cfg`s.
 //!
 //! Nothing is read from `exercises/mine/` unless `EXERCISE_CHECK` names the
 //! file: a half-written exercise breaks only its own check, never
@@ -34,11 +26,12 @@ use std::path::{Path, PathBuf};
 include!("list.rs");
 
 fn main() {
-    for watched in ["list.rs", "skeletons", "references", "wrong", "find"] {
+    for watched in ["list.rs", "skeletons"] {
         println!("cargo::rerun-if-changed={watched}");
     }
     println!("cargo::rerun-if-env-changed=EXERCISE_SOURCE");
     println!("cargo::rerun-if-env-changed=EXERCISE_CHECK");
+    println!("cargo::rerun-if-env-changed=EXERCISE_CHAFFS");
 
     let dir =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -63,8 +56,7 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let library = fix_modules(&dir, &source, &mine_of);
     std::fs::write(out.join("exercises.rs"), library).expect("write the module list");
-    let harness = catch_modules(&dir, &mine_of);
-    std::fs::write(out.join("catch.rs"), harness).expect("write the catch-it harness");
+    pick_versions(&out);
 }
 
 /// The library's modules: one per fix-it exercise.
@@ -107,76 +99,75 @@ fn fix_modules(dir: &Path, source: &str, mine_of: &dyn Fn(&Exercise) -> bool) ->
     code
 }
 
-/// The `catch` test target's modules: the student's test under its check,
-/// or every catch-it's own tests.
-fn catch_modules(dir: &Path, mine_of: &dyn Fn(&Exercise) -> bool) -> String {
-    let module = |name: &str, file: &Path| {
-        format!(
-            "    #[path = {:?}]\n    mod {name};\n",
-            file.display().to_string()
-        )
-    };
-    // Model-it exercises are loom models, built elsewhere (`exercises/models`).
-    let others = EXERCISES
+/// The version each catch-it's and find-it's API wraps in this build: the
+/// one in the slot the `slot-<k>` feature names (the first without one), as
+/// the `cfg` named for the exercise's module, `c1 = "racy"`. A `cfg` of this
+/// crate, so that a test (built in another crate) cannot read it.
+///
+/// A teacher's own buggy versions (`EXERCISE_CHAFFS=<dir>`, files
+/// `<dir>/<exercise>/*.rs`, sorted) take the slots after the exercise's
+/// own: in such a slot the `cfg` is `"teacher"`, and the chaff's file is
+/// copied to `OUT_DIR/teacher_<module>.rs` for the exercise's module to
+/// include (see `select!` in `src/catch/mod.rs`).
+fn pick_versions(out: &Path) {
+    let on: Vec<usize> = (1..SLOTS)
+        .filter(|k| std::env::var_os(format!("CARGO_FEATURE_SLOT_{k}")).is_some())
+        .collect();
+    assert!(
+        on.len() <= 1,
+        "features slot-{on:?}: one build runs one slot; build each slot on its own"
+    );
+    let slot = on.first().copied().unwrap_or(0);
+    let chaffs = std::env::var("EXERCISE_CHAFFS")
+        .ok()
+        .filter(|c| !c.is_empty());
+    for e in EXERCISES
         .iter()
-        .filter(|e| matches!(e.kind, Kind::Catch | Kind::Find));
-    let mut code = String::new();
-    if let Some(e) = others.clone().find(|e| mine_of(e)) {
-        let mine = dir.join("mine").join(format!("{}.rs", e.name));
-        let file = (e.kind == Kind::Find).then(|| find_file(dir, e.name));
-        writeln!(
-            code,
-            "mod {} {{\n{}{}}}",
-            e.name,
-            file.map(|f| include(&f)).unwrap_or_default(),
-            module("mine", &mine)
-        )
-        .expect("to a String");
-        return code;
-    }
-    for e in others {
-        if e.kind == Kind::Find {
-            let file = find_file(dir, e.name);
-            writeln!(code, "mod {} {{\n{}}}", e.name, include(&file)).expect("to a String");
-            continue;
-        }
-        let mut inner = module(
-            "skeleton",
-            &dir.join("skeletons").join(format!("{}.rs", e.name)),
+        .filter(|e| e.kind != Kind::Model && !e.versions.is_empty())
+    {
+        let key = module_of(e.name);
+        let mut values: Vec<String> = e.versions.iter().map(|v| format!("{:?}", v.name)).collect();
+        values.push("\"teacher\"".into());
+        println!(
+            "cargo::rustc-check-cfg=cfg({key}, values({}))",
+            values.join(", ")
         );
-        inner += &module(
-            "reference",
-            &dir.join("references").join(format!("{}.rs", e.name)),
-        );
-        for (which, file) in wrong_tests(dir, e.name) {
-            inner += &module(&format!("wrong_{which}"), &file);
+        let teacher = chaffs
+            .as_deref()
+            .zip(slot.checked_sub(e.versions.len()))
+            .and_then(|(dir, i)| teacher_chaffs(Path::new(dir), e.name).into_iter().nth(i));
+        let teacher_file = out.join(format!("teacher_{key}.rs"));
+        match teacher {
+            Some(file) => {
+                println!("cargo::rerun-if-changed={}", file.display());
+                std::fs::copy(&file, &teacher_file)
+                    .unwrap_or_else(|err| panic!("{}: {err}", file.display()));
+                println!("cargo::rustc-cfg={key}=\"teacher\"");
+            }
+            None => {
+                std::fs::write(&teacher_file, "").expect("write an empty chaff");
+                let version = e.versions.get(slot).unwrap_or(&e.versions[0]);
+                println!("cargo::rustc-cfg={key}={:?}", version.name);
+            }
         }
-        writeln!(code, "mod {} {{\n{inner}}}", e.name).expect("to a String");
     }
-    code
 }
 
-/// A find-it's one file, `find/<name>.rs`.
-fn find_file(dir: &Path, name: &str) -> PathBuf {
-    dir.join("find").join(format!("{name}.rs"))
-}
-
-/// The items of `file`, pasted into the module being written (its tests
-/// and the student's see its API as `super::`).
-fn include(file: &Path) -> String {
-    format!("    include!({:?});\n", file.display().to_string())
-}
-
-/// The wrong tests of a catch-it, `wrong/<name>/<which>.rs`, sorted.
-fn wrong_tests(dir: &Path, name: &str) -> Vec<(String, PathBuf)> {
-    let Ok(entries) = std::fs::read_dir(dir.join("wrong").join(name)) else {
+/// A teacher's chaffs for one exercise, `<dir>/<exercise>/*.rs`, sorted.
+fn teacher_chaffs(dir: &Path, name: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir.join(name)) else {
         return Vec::new();
     };
-    let mut found: Vec<(String, PathBuf)> = entries
+    let mut found: Vec<PathBuf> = entries
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
         .filter(|path| path.extension().is_some_and(|x| x == "rs"))
-        .filter_map(|path| Some((path.file_stem()?.to_str()?.to_owned(), path)))
         .collect();
     found.sort();
     found
+}
+
+/// An exercise's module in `exercises::catch` (or `find`): its name up to
+/// the first `_`, `c1` for `c1_catch_lost_wakeup`.
+fn module_of(name: &str) -> &str {
+    name.split('_').next().unwrap_or(name)
 }

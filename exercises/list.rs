@@ -1,18 +1,22 @@
-// The exercises, one row each. This file is read by two programs: the build
-// script of this crate (which decides whose file each module or test is) and
-// `cargo xtask exercise` (which lists, starts, checks and resets them).
+// The exercises, one row each. This file is read by the build scripts of
+// the `exercises` crate (which decides whose file each fix-it module is, and
+// which version each catch-it's API wraps) and of `exercises/catch` (which
+// decides whose tests its target holds), by the exercises crate itself (the
+// record's prefix), and by the course runner, `exercises/runner` (which
+// lists, starts, checks, resets and grades them).
 //
 // A fix-it exercise is a row here, a skeleton in `skeletons/<name>.rs`,
 // hints in `hints/<name>.md` and a check in `tests/<name>.rs` (with its
 // `[[test]]` in Cargo.toml). A catch-it exercise is a row, a skeleton
 // test, hints, a reference test in `references/<name>.rs`, wrong tests in
-// `wrong/<name>/` and the two versions behind one API in `src/catch/` (see
-// `book/src/exercises.md`, "Adding a catch-it exercise"). A find-it
-// exercise is a row and one file, `find/<name>.rs`: the scheduler, its
-// mended version, the API, the skeleton, the reference test and the wrong
-// tests, as modules; hints in `hints/<name>.md` if it has any ("Adding a
-// find-it"). A model-it exercise lives in `models/`, the `exercise-models`
-// crate, and `cargo xtask model-check` grades it.
+// `wrong/<name>/`, right tests (if any beside the reference) in
+// `right/<name>/`, and its versions behind one API in `src/catch/` (see
+// `book/src/exercises.md`, "Adding a catch-it exercise"). A find-it is
+// laid out the same way, but for the file a student reads, `find/<name>.rs`
+// (the scheduler as written, its API and pause points), and its other
+// versions, in `src/find/<key>_versions.rs`; hints in `hints/<name>.md` if
+// it has any ("Adding a find-it"). A model-it exercise lives in `models/`,
+// the `exercise-models` crate, and `cargo xtask model-check` grades it.
 
 /// What the student writes, and how it is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,23 +58,23 @@ pub struct Exercise {
     /// The chapter that teaches it, in `book/src/`.
     pub chapter: &'static str,
     /// Fix it: the stage's fixed version, as a module path (in solution
-    /// mode the exercise's module re-exports it). Catch it: the module
-    /// the student's test uses, the two versions behind one API
-    /// (`exercises::catch::c1`). Find it: none (the test uses `super::`,
-    /// its file).
+    /// mode the exercise's module re-exports it). Catch it, find it: the
+    /// module the student's test uses, its versions behind one API
+    /// (`exercises::catch::c1`, `exercises::find::f2`).
     pub solution: &'static str,
     /// The file `exercise solution` prints, from the workspace root: the
-    /// stage's fixed version, or a catch-it's reference test; a find-it's
-    /// one file (`solution` prints its module `reference`).
+    /// stage's fixed version, or a catch-it's or find-it's reference test.
     pub solution_file: &'static str,
     /// Fix it: the solution's pause points where the check holds the timer
     /// thread, as the constants the skeleton declares (`WINDOW`, ...); none
     /// if the check holds no thread. Other kinds: none.
     pub solution_points: &'static [(&'static str, &'static str)],
-    /// Catch it: the buggy and the fixed version behind the API, as files
-    /// from the workspace root. Fix it, find it: none (a find-it holds
-    /// both).
-    pub versions: Option<(&'static str, &'static str)>,
+    /// Catch it, find it: every version behind the exercise's API, each
+    /// built into a binary of its own, the first the reference fixed one
+    /// (the default build); among them the named bug's ([`Exercise::shows`])
+    /// and at least two more correct and two more buggy ones. Model it: the
+    /// buggy and the fixed version the model is of. Fix it: none.
+    pub versions: &'static [Version],
     /// Mistakes students are known to make here, and what the check says
     /// when it finds one in a file that fails.
     pub mistakes: &'static [Mistake],
@@ -82,12 +86,61 @@ pub struct Exercise {
     pub forced: bool,
 }
 
+/// One version of a catch-it's or find-it's timer. The grader builds each
+/// into a binary of its own, in which every name a test can reach is the
+/// same: a test tells them apart by what the timer does, or not at all.
+#[allow(dead_code)]
+pub struct Version {
+    /// Its name, the value of the exercise's `cfg` that picks it in the
+    /// exercises crate (`timer_style`); nothing a test can read.
+    pub name: &'static str,
+    /// `None` for a correct version (a wheat); for a buggy one (a chaff),
+    /// its bug's ID in the catalogue, or the exercise's own ID for a
+    /// find-it's bug.
+    pub bug: Option<&'static str>,
+    /// Where a reader finds it, from the workspace root.
+    pub file: &'static str,
+}
+
+impl Version {
+    /// A correct version.
+    pub const fn wheat(name: &'static str, file: &'static str) -> Version {
+        Version {
+            name,
+            bug: None,
+            file,
+        }
+    }
+
+    /// A version with the bug `bug`.
+    pub const fn chaff(name: &'static str, bug: &'static str, file: &'static str) -> Version {
+        Version {
+            name,
+            bug: Some(bug),
+            file,
+        }
+    }
+}
+
+/// How many versions one exercise may have: the grader builds one binary
+/// per slot, and a build of slot k runs every exercise's k-th version
+/// (features `slot-1` to `slot-7` of the exercises crate; slot 0, the
+/// first version, is the default build).
+pub const SLOTS: usize = 8;
+
+/// What the exercises' API writes to standard error, straight to the file
+/// descriptor (a test's capture does not take it), before each line of its
+/// record for the grader: `held at WINDOW`, `call schedule while held at
+/// WINDOW`.
+pub const RECORD_PREFIX: &str = "\u{1}exercise-record: ";
+
 /// A mistake a check recognises in a student's file.
 #[allow(dead_code)]
 pub struct Mistake {
-    /// What one statement of the file holds (the text between two `;`,
-    /// comments and spaces taken out), every piece of it: `["let_=",
-    /// "block_on("]` finds `let _ = token.block_on(waker)?;`.
+    /// What one statement (or `use`) of the file holds, read as Rust: its
+    /// tokens with no spaces, comments and the text of strings left out;
+    /// every piece of it: `["let_=", "block_on("]` finds
+    /// `let _ = token.block_on(waker)?;`.
     pub holds: &'static [&'static str],
     /// What the check says, naming the mistake.
     pub says: &'static str,
@@ -104,7 +157,7 @@ const FIX: Exercise = Exercise {
     solution: "",
     solution_file: "",
     solution_points: &[],
-    versions: None,
+    versions: &[],
     mistakes: &[],
     forced: true,
 };
@@ -113,18 +166,20 @@ const FIX: Exercise = Exercise {
 /// pause instead of the exercise's.
 const KIT_PAUSE: Mistake = Mistake {
     holds: &["kit::pause::"],
-    says: "it arms `kit::pause::Pause`, whose points are named after one version's file. \
-           Arm the exercise's `Pause` with `WINDOW` (both come from the exercise's module): \
-           it holds the thread at the same place whichever version runs.",
+    says: "it reaches for `kit::pause`, which a catch-it's test cannot reach: kit's points are \
+           named after one version's file, and would tell the versions apart. Arm the \
+           exercise's `Pause` with `WINDOW` (both come from the exercise's module): it holds \
+           the thread at the same place whichever version runs.",
 };
 
 /// What a find-it's check says when a student's test arms kit's own pause:
 /// the check then cannot see the thread held.
 const FIND_KIT_PAUSE: Mistake = Mistake {
     holds: &["kit::pause::"],
-    says: "it arms `kit::pause::Pause`. Arm the exercise's `Pause` (`use super::Pause`) with \
-           one of the scheduler's points (`super::AFTER_LOOK`, ...): the check then knows \
-           the thread was held, and where.",
+    says: "it reaches for `kit::pause`, which a find-it's test cannot reach. Arm the \
+           exercise's `Pause` (from the scheduler's module, `exercises::find::<key>`) with one \
+           of the scheduler's points (`AFTER_LOOK`, ...): it holds the thread at the same \
+           place whichever version runs, and the check knows it was held.",
 };
 
 /// Every exercise, in teaching order.
@@ -148,7 +203,14 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch01-naive.md",
         solution: "exercises::catch::n1",
         solution_file: "exercises/references/n1_catch_busy_wait.rs",
-        versions: Some(("naive/src/busy_loop.rs", "sleep-based/src/sleep_until.rs")),
+        versions: &[
+            Version::wheat("timer_style", "condvar-timer/src/timer_style.rs"),
+            Version::wheat("something_changed", "condvar-timer/src/something_changed.rs"),
+            Version::wheat("poison_pill", "poison-pill/src/poison_pill.rs"),
+            Version::chaff("busy_loop", "N1", "naive/src/busy_loop.rs"),
+            Version::chaff("sleep_until", "S1", "sleep-based/src/sleep_until.rs"),
+            Version::chaff("racy", "C1", "condvar-timer/src/racy.rs"),
+        ],
         // A busy wait is no race: its test measures, and holds no thread.
         forced: false,
         ..FIX
@@ -160,7 +222,16 @@ pub const EXERCISES: &[Exercise] = &[
         shows: "F1",
         title: "find the bug in a timer that waits on its inbox",
         chapter: "ch01-naive.md",
-        solution_file: "exercises/find/f1_find_inbox_timer.rs",
+        solution: "exercises::find::f1",
+        solution_file: "exercises/references/f1_find_inbox_timer.rs",
+        versions: &[
+            Version::wheat("mended", "exercises/src/find/f1_versions/mended.rs"),
+            Version::wheat("replan", "exercises/src/find/f1_versions/replan.rs"),
+            Version::wheat("ticking", "exercises/src/find/f1_versions/ticking.rs"),
+            Version::chaff("as_written", "F1", "exercises/find/f1_find_inbox_timer.rs"),
+            Version::chaff("sleeps", "S1", "exercises/src/find/f1_versions/sleeps.rs"),
+            Version::chaff("busy", "N1", "exercises/src/find/f1_versions/busy.rs"),
+        ],
         mistakes: &[FIND_KIT_PAUSE],
         ..FIX
     },
@@ -187,10 +258,14 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch02-sleep-based.md",
         solution: "exercises::catch::s1",
         solution_file: "exercises/references/s1_catch_missed_task.rs",
-        versions: Some((
-            "sleep-based/src/sleep_until.rs",
-            "condvar-timer/src/timer_style.rs",
-        )),
+        versions: &[
+            Version::wheat("timer_style", "condvar-timer/src/timer_style.rs"),
+            Version::wheat("something_changed", "condvar-timer/src/something_changed.rs"),
+            Version::wheat("poison_pill", "poison-pill/src/poison_pill.rs"),
+            Version::chaff("sleep_until", "S1", "sleep-based/src/sleep_until.rs"),
+            Version::chaff("racy", "C1", "condvar-timer/src/racy.rs"),
+            Version::chaff("busy_loop", "N1", "naive/src/busy_loop.rs"),
+        ],
         mistakes: &[KIT_PAUSE],
         ..FIX
     },
@@ -217,10 +292,14 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch03-lost-wakeup.md",
         solution: "exercises::catch::c1",
         solution_file: "exercises/references/c1_catch_lost_wakeup.rs",
-        versions: Some((
-            "condvar-timer/src/racy.rs",
-            "condvar-timer/src/timer_style.rs",
-        )),
+        versions: &[
+            Version::wheat("timer_style", "condvar-timer/src/timer_style.rs"),
+            Version::wheat("something_changed", "condvar-timer/src/something_changed.rs"),
+            Version::wheat("poison_pill", "poison-pill/src/poison_pill.rs"),
+            Version::chaff("racy", "C1", "condvar-timer/src/racy.rs"),
+            Version::chaff("sleep_until", "S1", "sleep-based/src/sleep_until.rs"),
+            Version::chaff("busy_loop", "N1", "naive/src/busy_loop.rs"),
+        ],
         mistakes: &[KIT_PAUSE],
         ..FIX
     },
@@ -233,10 +312,10 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch03-lost-wakeup.md",
         solution: "exercise_models::c1",
         solution_file: "exercises/models/references/c1_model_lost_wakeup.rs",
-        versions: Some((
-            "condvar-timer/src/racy.rs",
-            "condvar-timer/src/timer_style.rs",
-        )),
+        versions: &[
+            Version::wheat("fixed", "condvar-timer/src/timer_style.rs"),
+            Version::chaff("buggy", "C1", "condvar-timer/src/racy.rs"),
+        ],
         ..FIX
     },
     Exercise {
@@ -256,7 +335,16 @@ pub const EXERCISES: &[Exercise] = &[
         shows: "F2",
         title: "find the bug in a debouncer",
         chapter: "ch03b-something-changed.md",
-        solution_file: "exercises/find/f2_find_debouncer.rs",
+        solution: "exercises::find::f2",
+        solution_file: "exercises/references/f2_find_debouncer.rs",
+        versions: &[
+            Version::wheat("mended", "exercises/src/find/f2_versions/mended.rs"),
+            Version::wheat("recheck", "exercises/src/find/f2_versions/recheck.rs"),
+            Version::wheat("one_lock", "exercises/src/find/f2_versions/condvar.rs"),
+            Version::chaff("as_written", "F2", "exercises/find/f2_find_debouncer.rs"),
+            Version::chaff("lost_notify", "C1", "exercises/src/find/f2_versions/condvar.rs"),
+            Version::chaff("sleeps", "P2", "exercises/src/find/f2_versions/sleeps.rs"),
+        ],
         mistakes: &[FIND_KIT_PAUSE],
         ..FIX
     },
@@ -289,10 +377,15 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch04-poison-pill.md",
         solution: "exercises::catch::p3",
         solution_file: "exercises/references/p3_catch_cancel_race.rs",
-        versions: Some((
-            "poison-pill/src/notify_on_cancel.rs",
-            "poison-pill/src/poison_pill.rs",
-        )),
+        versions: &[
+            Version::wheat("poison_pill", "poison-pill/src/poison_pill.rs"),
+            Version::wheat("timer_style", "poison-pill/src/timer_style.rs"),
+            Version::wheat("disconnect", "poison-pill/src/disconnect.rs"),
+            Version::wheat("refuses_when_dead", "interrupt-cancel/src/refuses_when_dead.rs"),
+            Version::chaff("notify_on_cancel", "P3", "poison-pill/src/notify_on_cancel.rs"),
+            Version::chaff("cancel_flag", "P2", "poison-pill/src/cancel_flag.rs"),
+            Version::chaff("two_conditions", "P1", "exercises/src/catch/p3/two_conditions.rs"),
+        ],
         mistakes: &[KIT_PAUSE],
         ..FIX
     },
@@ -305,10 +398,10 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch04-poison-pill.md",
         solution: "exercise_models::p3",
         solution_file: "exercises/models/references/p3_model_cancel_notify_race.rs",
-        versions: Some((
-            "poison-pill/src/notify_on_cancel.rs",
-            "poison-pill/src/poison_pill.rs",
-        )),
+        versions: &[
+            Version::wheat("fixed", "poison-pill/src/poison_pill.rs"),
+            Version::chaff("buggy", "P3", "poison-pill/src/notify_on_cancel.rs"),
+        ],
         ..FIX
     },
     Exercise {
@@ -348,10 +441,14 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch05-interrupt-cancel.md",
         solution: "exercises::catch::i6",
         solution_file: "exercises/references/i6_catch_dead_timer.rs",
-        versions: Some((
-            "interrupt-cancel/src/interrupted_only.rs",
-            "interrupt-cancel/src/timer.rs",
-        )),
+        versions: &[
+            Version::wheat("timer", "interrupt-cancel/src/timer.rs"),
+            Version::wheat("scheduled_pool", "threadpool-executor/src/scheduled.rs"),
+            Version::wheat("respawn", "exercises/src/catch/i6/respawn.rs"),
+            Version::chaff("interrupted_only", "I6", "interrupt-cancel/src/interrupted_only.rs"),
+            Version::chaff("cancel_flag", "P1", "poison-pill/src/cancel_flag.rs"),
+            Version::chaff("notify_on_cancel", "P3", "poison-pill/src/notify_on_cancel.rs"),
+        ],
         // A thread killed by a panic is no race: its test waits for what
         // must happen, and holds no thread.
         forced: false,
@@ -364,7 +461,31 @@ pub const EXERCISES: &[Exercise] = &[
         shows: "F3",
         title: "find the bug in a lease renewer",
         chapter: "ch05-interrupt-cancel.md",
-        solution_file: "exercises/find/f3_find_lease_renewer.rs",
+        solution: "exercises::find::f3",
+        solution_file: "exercises/references/f3_find_lease_renewer.rs",
+        versions: &[
+            Version::wheat("mended", "exercises/src/find/f3_versions/condvar.rs"),
+            Version::wheat(
+                "token_sleep",
+                "exercises/src/find/f3_versions/token_sleep.rs",
+            ),
+            Version::wheat("park", "exercises/src/find/f3_versions/park.rs"),
+            Version::chaff(
+                "as_written",
+                "F3",
+                "exercises/find/f3_find_lease_renewer.rs",
+            ),
+            Version::chaff(
+                "asks_unlocked",
+                "P3",
+                "exercises/src/find/f3_versions/condvar.rs",
+            ),
+            Version::chaff(
+                "no_waker",
+                "P2",
+                "exercises/src/find/f3_versions/condvar.rs",
+            ),
+        ],
         mistakes: &[FIND_KIT_PAUSE],
         ..FIX
     },
@@ -391,10 +512,21 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch06-threadpool-executor.md",
         solution: "exercises::catch::t7",
         solution_file: "exercises/references/t7_catch_shutdown_race.rs",
-        versions: Some((
-            "threadpool-executor/src/no_recheck.rs",
-            "threadpool-executor/src/pool.rs",
-        )),
+        // The ways of `Staged` (hand_off, one_at_a_time, the dropped queue)
+        // are the stage's pool built or wrapped in t7.rs.
+        versions: &[
+            Version::wheat("fixed", "threadpool-executor/src/pool.rs"),
+            Version::wheat("closing_queue", "exercises/src/catch/t7/closing_queue.rs"),
+            Version::wheat("hand_off", "exercises/src/catch/t7.rs"),
+            Version::wheat("one_at_a_time", "exercises/src/catch/t7.rs"),
+            Version::chaff("no_recheck", "T7", "threadpool-executor/src/no_recheck.rs"),
+            Version::chaff(
+                "no_replacement",
+                "T6",
+                "threadpool-executor/src/no_replacement.rs",
+            ),
+            Version::chaff("shutdown_drops_queue", "T8", "exercises/src/catch/t7.rs"),
+        ],
         mistakes: &[KIT_PAUSE],
         ..FIX
     },
@@ -407,10 +539,10 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch06-threadpool-executor.md",
         solution: "exercise_models::t7",
         solution_file: "exercises/models/references/t7_model_execute_shutdown_race.rs",
-        versions: Some((
-            "threadpool-executor/src/no_recheck.rs",
-            "threadpool-executor/src/pool.rs",
-        )),
+        versions: &[
+            Version::wheat("fixed", "threadpool-executor/src/pool.rs"),
+            Version::chaff("buggy", "T7", "threadpool-executor/src/no_recheck.rs"),
+        ],
         ..FIX
     },
     Exercise {
@@ -436,11 +568,20 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch06b-scheduled-pool.md",
         solution: "exercises::catch::t11",
         solution_file: "exercises/references/t11_catch_run_twice.rs",
-        // The buggy version is the exercise's own: the stage has none.
-        versions: Some((
-            "exercises/src/catch/t11.rs",
-            "threadpool-executor/src/future.rs",
-        )),
+        // The stage has one future; the others are the exercise's own
+        // (keeps_job wraps the stage's).
+        versions: &[
+            Version::wheat("fixed", "threadpool-executor/src/future.rs"),
+            Version::wheat("job_lock", "exercises/src/catch/t11/job_lock.rs"),
+            Version::wheat("one_lock", "exercises/src/catch/t11/one_lock.rs"),
+            Version::chaff("unclaimed", "T11", "exercises/src/catch/t11/unclaimed.rs"),
+            Version::chaff("keeps_job", "T14", "exercises/src/catch/t11/keeps_job.rs"),
+            Version::chaff(
+                "panic_escapes",
+                "T12",
+                "exercises/src/catch/t11/one_lock.rs",
+            ),
+        ],
         mistakes: &[KIT_PAUSE],
         ..FIX
     },
@@ -451,7 +592,25 @@ pub const EXERCISES: &[Exercise] = &[
         shows: "F4",
         title: "find the bug in a retry timer on a pool",
         chapter: "ch06b-scheduled-pool.md",
-        solution_file: "exercises/find/f4_find_retry_timer.rs",
+        solution: "exercises::find::f4",
+        solution_file: "exercises/references/f4_find_retry_timer.rs",
+        versions: &[
+            Version::wheat("mended", "exercises/src/find/f4_versions/one_shot.rs"),
+            Version::wheat("recheck", "exercises/src/find/f4_versions/one_shot.rs"),
+            Version::wheat("asks_first", "exercises/src/find/f4_versions/one_shot.rs"),
+            Version::wheat("periodic", "exercises/src/find/f4_versions/periodic.rs"),
+            Version::chaff("as_written", "F4", "exercises/find/f4_find_retry_timer.rs"),
+            Version::chaff(
+                "flag_only",
+                "P1",
+                "exercises/src/find/f4_versions/one_shot.rs",
+            ),
+            Version::chaff(
+                "periodic_wrapping",
+                "T15",
+                "exercises/src/find/f4_versions/periodic.rs",
+            ),
+        ],
         mistakes: &[FIND_KIT_PAUSE],
         ..FIX
     },
@@ -475,7 +634,14 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch07-wheel.md",
         solution: "exercises::catch::w2",
         solution_file: "exercises/references/w2_catch_cursor_race.rs",
-        versions: Some(("wheel/src/lockfree.rs", "wheel/src/hashed.rs")),
+        versions: &[
+            Version::wheat("hashed", "wheel/src/hashed.rs"),
+            Version::wheat("hierarchical", "wheel/src/hierarchical.rs"),
+            Version::wheat("recheck", "exercises/src/catch/w2/slotted.rs"),
+            Version::chaff("cursor_race", "W2", "exercises/src/catch/w2/slotted.rs"),
+            Version::chaff("wraparound", "W3", "exercises/src/catch/w2/slotted.rs"),
+            Version::chaff("slot_overflow", "W4", "exercises/src/catch/w2/slotted.rs"),
+        ],
         mistakes: &[KIT_PAUSE],
         ..FIX
     },
@@ -488,7 +654,10 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch07-wheel.md",
         solution: "exercise_models::w5",
         solution_file: "exercises/models/references/w5_model_publication_race.rs",
-        versions: Some(("wheel/src/ring.rs", "wheel/src/ring.rs")),
+        versions: &[
+            Version::wheat("fixed", "wheel/src/ring.rs"),
+            Version::chaff("buggy", "W5", "wheel/src/ring.rs"),
+        ],
         ..FIX
     },
     Exercise {
@@ -500,7 +669,15 @@ pub const EXERCISES: &[Exercise] = &[
         chapter: "ch09-async-timer.md",
         solution: "exercises::catch::a1",
         solution_file: "exercises/references/a1_catch_lost_waker.rs",
-        versions: Some(("async-timer/src/racy_poll.rs", "async-timer/src/entry.rs")),
+        versions: &[
+            Version::wheat("fixed", "async-timer/src/entry.rs"),
+            Version::wheat("register_first", "exercises/src/catch/a1/register_first.rs"),
+            Version::wheat("spurious_wake", "exercises/src/catch/a1/spurious_wake.rs"),
+            Version::chaff("racy_poll", "A1", "async-timer/src/racy_poll.rs"),
+            Version::chaff("first_waker", "A2", "exercises/src/catch/a1/register_first.rs"),
+            Version::chaff("leaky_drop", "A3", "async-timer/src/leaky_drop.rs"),
+            Version::chaff("unparks_idle_only", "A5", "async-timer/src/unparks_idle_only.rs"),
+        ],
         mistakes: &[KIT_PAUSE],
         ..FIX
     },

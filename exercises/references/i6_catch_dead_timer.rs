@@ -3,9 +3,10 @@
 //! The scenario of *A timer you can interrupt*. Task 1 panics. Then task 2
 //! is scheduled, and `schedule` says `Ok`. A caller is owed what `Ok`
 //! promises: the task runs (or, from a timer that cannot run it, an error
-//! instead of `Ok`). On the timer that catches the panic and goes on, task 2
-//! runs on time. On the one whose thread died with task 1, task 2 was
-//! accepted all the same, and never runs.
+//! instead of `Ok`). On a correct timer task 2 runs, soon: whether its
+//! thread caught the panic and went on, or died and left the queue to
+//! another. On the timer whose thread died with task 1 and left nobody,
+//! task 2 was accepted all the same, and never runs.
 //!
 //! No thread is held: this bug is no race. Task 2 is scheduled once task 1
 //! has started to panic, and on the dying timer nothing runs after that,
@@ -17,8 +18,11 @@ use kit::{Recorder, ms, threads};
 
 /// Task 2's delay, from when it is scheduled.
 const TASK2_MS: u64 = 50;
-/// How late task 2 may run on a live timer.
-const MARGIN_MS: u64 = 500;
+/// How late task 2 may run on a live timer. Generous: task 1's panic is
+/// reported on the timer's thread before anything else runs there, and
+/// with `RUST_BACKTRACE` set that report walks and prints the stack, which
+/// on a busy machine takes a second or more.
+const MARGIN_MS: u64 = 3000;
 
 #[test]
 fn i6_panic_kills_timer_caught() {

@@ -3,10 +3,11 @@
 //! Two workers run one task at once, forced. The first is held in its
 //! window: it has decided to run the job and has not started it. While it
 //! is held, a second thread runs the same task. Then the first is let go. A
-//! future whose `run` takes a claim before it runs the job runs it once:
-//! the second run finds the claim taken and returns. One that only looks at
-//! the state runs it twice: the state is still `New` when the second
-//! looks.
+//! future whose `run` takes a claim before it runs the job runs it once,
+//! however the claim is taken (a compare-and-swap, a `try_lock`, a state of
+//! its own): the second run finds the claim taken and returns. One that
+//! only looks at the state runs it twice: the state is still `New` when
+//! the second looks.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};

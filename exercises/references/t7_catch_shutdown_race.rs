@@ -3,10 +3,11 @@
 //! The scenario of *A pool of workers*, forced. A caller's `execute` is
 //! held in its window: it has seen the pool running and has not queued its
 //! task. While it is held, the pool is shut down, and terminates (its queue
-//! is empty, its worker leaves). Then the caller is let go. A pool that
-//! looks again after queuing hands the task back in the error; the other
-//! returns `Ok`, and the task lies in the queue of a pool that will never
-//! run it.
+//! is empty, its worker leaves). Then the caller is let go. A correct pool
+//! hands the task back in the error, however it learns that it shut down
+//! (a second look after queuing, a queue that refuses, a hand-off that
+//! finds no worker). The pool without the second look returns `Ok`, and
+//! the task lies in the queue of a pool that will never run it.
 
 use std::thread;
 

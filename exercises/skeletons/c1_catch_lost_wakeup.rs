@@ -1,13 +1,14 @@
 //! Catch it, C1 `lost_wakeup`: write the test that catches the lost
 //! wake-up of *A timer that loses a wake-up*.
 //!
-//! `exercises::catch::c1` is a timer behind which one of two versions runs:
-//! the racy one, whose thread takes the head and only then waits, or
-//! java.util.Timer's, one lock over both. Your test cannot tell which it
-//! got, except by what the timer does. The check runs it against both, ten
-//! times each, half of them with every core busy: it must fail on the racy
-//! one every time, by an assertion of yours, and pass on the other every
-//! time.
+//! `exercises::catch::c1` is a timer behind which one of several versions
+//! runs: the racy one, whose thread takes the head and only then waits;
+//! correct timers that close that gap in different ways (one lock over
+//! both, or a semaphore that keeps a notify nobody waited for); and timers
+//! with other bugs. Your test cannot tell which it got, except by what the
+//! timer does. The check runs it against every one, part of the runs with
+//! every core busy: it must fail on the racy one every time, by an
+//! assertion of yours, and pass on every correct timer every time.
 //!
 //! Do not hope for the race: force it. `WINDOW` is the timer thread's race
 //! window (it has looked at the earliest task and is not waiting yet), and

@@ -1,13 +1,14 @@
 //! Catch it, N1 `busy_wait`: write the test that catches the timer that
 //! burns a core, of *A timer that burns a core*.
 //!
-//! `exercises::catch::n1` is a timer behind which one of two versions runs:
-//! the busy loop, whose thread takes a task that is not due, puts it back
-//! and takes it again, or the sleeping timer, whose thread sleeps until the
-//! task is due. Your test cannot tell which it got, except by what the
-//! timer does. The check runs it against both, ten times each, half of
-//! them with every core busy: it must fail on the busy loop every time, by
-//! an assertion of yours, and pass on the other every time.
+//! `exercises::catch::n1` is a timer behind which one of several versions
+//! runs: the busy loop, whose thread takes a task that is not due, puts it
+//! back and takes it again; correct timers, whose threads block until the
+//! task is due; and timers with other bugs. Your test cannot tell which it
+//! got, except by what the timer does. The check runs it against every
+//! one, part of the runs with every core busy: it must fail on the busy
+//! loop every time, by an assertion of yours, and pass on every correct
+//! timer every time.
 //!
 //! This bug is no race: nothing to hold still. What the busy loop costs is
 //! a core, so measure it. `kit::cpu::measure(&name, window)` measures the

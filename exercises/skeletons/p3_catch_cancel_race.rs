@@ -1,13 +1,15 @@
 //! Catch it, P3 `cancel_notify_race`: write the test that catches the
 //! cancel nobody hears, of *A timer that will not stop*.
 //!
-//! `exercises::catch::p3` is a timer behind which one of two versions runs:
-//! fix 1, whose `cancel` sets a flag and notifies the monitor the thread
-//! waits on, or the poison pill, whose `cancel` puts a pill in the queue
-//! the thread does all its waiting in. Your test cannot tell which it got,
-//! except by what the timer does. The check runs it against both, ten times
-//! each, half of them with every core busy: it must fail on fix 1 every
-//! time, by an assertion of yours, and pass on the pill every time.
+//! `exercises::catch::p3` is a timer behind which one of several versions
+//! runs: fix 1, whose `cancel` sets a flag and notifies the monitor the
+//! thread waits on; correct ones, which stop at once in different ways
+//! (the poison pill, whose `cancel` puts a pill in the queue the thread
+//! does all its waiting in, among them); and timers with other bugs of the
+//! chapter. Your test cannot tell which it got, except by what the timer
+//! does. The check runs it against each of them, several times, some with
+//! every core busy: it must fail on fix 1 every time, by an assertion of
+//! yours, and pass on every correct one every time.
 //!
 //! Do not hope for the race: force it. `WINDOW` is the timer thread's race
 //! window (it has taken a task not yet due, after reading the flag, and is

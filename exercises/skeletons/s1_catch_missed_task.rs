@@ -1,13 +1,14 @@
 //! Catch it, S1 `missed_earlier_task`: write the test that catches the
 //! oversleep of *A timer that oversleeps*.
 //!
-//! `exercises::catch::s1` is a timer behind which one of two versions runs:
-//! the sleep-based one, whose thread sleeps until the earliest task is due,
-//! or one whose thread waits on a condition variable that `schedule`
-//! notifies. Your test cannot tell which it got, except by what the timer
-//! does. The check runs it against both, ten times each, half of them with
-//! every core busy: it must fail on the sleeper every time, by an assertion
-//! of yours, and pass on the other every time.
+//! `exercises::catch::s1` is a timer behind which one of several versions
+//! runs: the sleep-based one, whose thread sleeps until the earliest task
+//! is due; correct timers, whose threads wait in ways a `schedule` can cut
+//! short (a condition variable, a semaphore); and timers with other bugs.
+//! Your test cannot tell which it got, except by what the timer does. The
+//! check runs it against every one, part of the runs with every core busy:
+//! it must fail on the sleeper every time, by an assertion of yours, and
+//! pass on every correct timer every time.
 //!
 //! Do not hope for the timing: force it. `WINDOW` is where the timer thread
 //! has looked at the earliest task and is about to wait for it, and

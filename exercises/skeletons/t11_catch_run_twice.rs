@@ -1,13 +1,14 @@
 //! Catch it, T11: write the test that catches a scheduled task's job run
 //! twice, the future of *Timers on a pool*.
 //!
-//! `exercises::catch::t11` is a task behind which one of two versions
+//! `exercises::catch::t11` is a task behind which one of several versions
 //! runs: one whose `run` looks at the state and, seeing it `New`, runs the
-//! job; or the stage's, whose `run` takes a claim by compare-and-swap
-//! first, so that a second run returns at once. Your test cannot tell which
-//! it got, except by what the task does. The check runs it against both,
-//! ten times each, half of them with every core busy: it must fail on the
-//! first every time, by an assertion of yours, and pass on the second every
+//! job; correct ones, whose `run` takes a claim first (the stage's by
+//! compare-and-swap), so that a second run returns at once; and futures
+//! with other bugs. Your test cannot tell which it got, except by what the
+//! task does. The check runs it against each of them, several times, some
+//! with every core busy: it must fail on the one without the claim every
+//! time, by an assertion of yours, and pass on every correct one every
 //! time.
 //!
 //! Do not hope for the race: force it. `WINDOW` is a runner's race window

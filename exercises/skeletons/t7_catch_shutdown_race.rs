@@ -1,14 +1,15 @@
 //! Catch it, T7 `execute_shutdown_race`: write the test that catches the
 //! task stranded by shutdown, of *A pool of workers*.
 //!
-//! `exercises::catch::t7` is a pool behind which one of two versions runs:
-//! the one whose `execute` returns as soon as its task is queued, or the
-//! stage's, which looks at the pool again after queuing and hands the task
-//! back if the pool has shut down meanwhile. Your test cannot tell which it
-//! got, except by what the pool does. The check runs it against both, ten
-//! times each, half of them with every core busy: it must fail on the
-//! first every time, by an assertion of yours, and pass on the second every
-//! time.
+//! `exercises::catch::t7` is a pool behind which one of several versions
+//! runs: the one whose `execute` returns as soon as its task is queued;
+//! correct ones, which close that window in different ways (the stage's
+//! looks at the pool again after queuing and hands the task back if the
+//! pool has shut down meanwhile); and pools with other bugs. Your test
+//! cannot tell which it got, except by what the pool does. The check runs
+//! it against each of them, several times, some with every core busy: it
+//! must fail on the one without the second look every time, by an
+//! assertion of yours, and pass on every correct one every time.
 //!
 //! Do not hope for the race: force it. `WINDOW` is the caller's race window
 //! (`execute` has seen the pool running and has not queued its task), and

@@ -1,14 +1,16 @@
 //! Catch it, W2 `cursor_race`: write the test that catches the task that
 //! misses its slot, of *A wheel of slots*.
 //!
-//! `exercises::catch::w2` is a wheel behind which one of two versions
-//! runs: the post's, whose `schedule` reads the cursor and puts the task
-//! straight into its slot, or the chapter's hashed wheel, whose `schedule`
-//! sends the task's due tick to the ticker, which alone files it. Your test
-//! cannot tell which it got, except by what the wheel does. The check runs
-//! it against both, ten times each, half of them with every core busy: it
-//! must fail on the post's every time, by an assertion of yours, and pass
-//! on the other every time.
+//! `exercises::catch::w2` is a wheel behind which one of several versions
+//! runs: one with the post's race, whose `schedule` reads the cursor,
+//! works out the task's slot from it, and only then puts the task there;
+//! correct ones, built in different ways (the chapter's hashed wheel,
+//! whose `schedule` sends the task's due tick to the ticker, which alone
+//! files it, among them); and wheels with other bugs of the chapter. Your
+//! test cannot tell which it got, except by what the wheel does. The check
+//! runs it against every one, several times each, some of them with every
+//! core busy: it must fail on the one with the race every time, by an
+//! assertion of yours, and pass on every correct one every time.
 //!
 //! Do not hope for the race: force it. `WINDOW` is the adder's race window
 //! (it has worked out where its task goes and has not handed it over), and

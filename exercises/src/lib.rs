@@ -24,4 +24,12 @@ include!(concat!(env!("OUT_DIR"), "/exercises.rs"));
 
 #[cfg(feature = "check")]
 pub mod catch;
+#[cfg(feature = "check")]
+pub mod find;
+/// The exercises' list, shared with the build scripts and `cargo xtask`:
+/// here for the grader's record prefix.
+#[allow(dead_code, unreachable_pub)]
+mod list {
+    include!("../list.rs");
+}
 pub mod solutions;

@@ -1,21 +1,21 @@
 //! Catch it: the API a student's test is written against.
 //!
 //! Each module here is one timer with a named bug, behind an API that is the
-//! same whichever of two versions runs: the stage's buggy version, or the
-//! stage's fixed one. `cargo xtask exercise check` runs your test against
-//! both, each several times, some of them with every core busy. A test that
-//! catches the bug fails on the buggy version every time, with its own
-//! message, and passes on the fixed one every time. It cannot tell which
-//! version it got except by what the timer does: that is the point.
-//!
-//! Which version runs is read once, from `EXERCISE_SIDE` (`buggy` or
-//! `fixed`), which the check sets for each run.
+//! same whichever version runs. Beside the version with the bug there are
+//! others: correct ones, built differently from one another (one holds its
+//! lock across the race window, another does not; one wakes with a notify,
+//! another with a semaphore), and buggy ones with other bugs.
+//! `cargo xtask exercise check` runs your test against every one of them,
+//! several times, some with every core busy. A test that catches the bug
+//! passes on every correct version every time and fails on the one with the
+//! bug every time, with its own message. It cannot tell which version it
+//! got except by what the timer does: that is the point.
 //!
 //! The race window is a pause point of the version that runs, the same
 //! `kit::pause_point` call the stage's own tests hold its thread at. Each
 //! module names it `WINDOW`, a [`Point`], and [`Pause`] arms it: `Pause` is
 //! kit's pause, with the exercise's name for the point, so that the one name
-//! holds the thread in the same place on both versions. Two bugs here are no
+//! holds the thread in the same place in every version. Two bugs here are no
 //! races, N1's busy wait and I6's dead timer: their modules have no
 //! `WINDOW`, and a test of them measures, or waits for what must happen,
 //! holding no thread.
@@ -28,16 +28,71 @@
 //! pause.release();                         // and let it go on
 //! ```
 //!
-//! For the check's verdicts, the exercise's API notes in a file the check
-//! names (`EXERCISE_RECORD`) when a thread was held at a point and which
-//! calls came while it was; with `EXERCISE_SHAKE` set, a release lets the
-//! released thread run on for a moment before the test goes on, an order
-//! the scheduler could always have chosen.
+//! Behind each module's API runs one of several versions of its timer:
+//! correct ones, written differently, and buggy ones, the named bug among
+//! them. Which one is decided when this crate is built (its `slot-<k>`
+//! feature; see `list.rs`), and the grader builds and runs your test once
+//! per version. Every name your test can reach is the same in each build.
+//!
+//! For the grader's verdicts, the API writes a record to standard error
+//! (lines that start with [`RECORD_PREFIX`]): when a thread was held at a
+//! point, and which calls came while it was. With `EXERCISE_SHAKE` set, a
+//! release lets the released thread run on for a moment before the test
+//! goes on, an order the scheduler could always have chosen.
+
+/// Declares `type Imp`, the version this build wraps: of the versions
+/// listed, the one the exercise's `cfg` names (`c1 = "racy"`, set by the
+/// build script from the slot feature). A build whose slot names none of
+/// them does not compile, so `list.rs` and the modules cannot drift apart.
+/// `select!(pub(crate) f2: ...)` gives `Imp` that visibility;
+/// `select!(t11 keep constructor: ...)` names the module's own
+/// `fn constructor<T: Version>() -> *const ()`, which `keep_every_version`
+/// calls for each version (by default, one that takes `Version::start`).
+///
+/// In a slot given to a teacher's own chaff (`cargo xtask exercise grade
+/// --chaffs`), the `cfg` is `"teacher"`, and `Imp` is the `Chaff` type of the
+/// teacher's file, included here as the module `teacher`: the file is
+/// written as a child of the exercise's module (`use super::*;`), with a
+/// type `Chaff` that implements the module's `Version` trait.
+macro_rules! select {
+    ($vis:vis $key:ident: $($name:literal => $ty:ty),+ $(,)?) => {
+        /// A version's constructor, as a pointer (see `keep_every_version`).
+        fn constructor<T: Version>() -> *const () {
+            T::start as *const ()
+        }
+        $crate::catch::select!($vis $key keep constructor: $($name => $ty),+);
+    };
+    ($vis:vis $key:ident keep $keep:ident: $($name:literal => $ty:ty),+ $(,)?) => {
+        $(
+            #[cfg($key = $name)]
+            $vis type Imp = $ty;
+        )+
+        #[cfg($key = "teacher")]
+        mod teacher {
+            include!(concat!(env!("OUT_DIR"), "/teacher_", stringify!($key), ".rs"));
+        }
+        #[cfg($key = "teacher")]
+        $vis type Imp = teacher::Chaff;
+
+        /// Every version's constructor, taken as a pointer and never
+        /// called: every build then links every version's code, and with
+        /// it every version's strings (its file's path in a panic's
+        /// location, its pause points' names), so that reading one's own
+        /// executable for a version's name finds every name in every build.
+        pub(crate) fn keep_every_version() {
+            $(
+                ::std::hint::black_box($keep::<$ty>());
+            )+
+        }
+    };
+}
+pub(crate) use select;
 
 pub mod a1;
 pub mod c1;
 pub mod i6;
 pub mod n1;
+mod one_thread;
 pub mod p3;
 pub mod s1;
 pub mod t11;
@@ -46,16 +101,13 @@ pub mod w2;
 
 use std::fmt;
 use std::io::Write as _;
+
+pub use crate::list::RECORD_PREFIX;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread::ThreadId;
 use std::time::Duration;
 
-/// The environment variable that picks the version: `buggy` or `fixed`.
-pub const SIDE_VAR: &str = "EXERCISE_SIDE";
-/// The environment variable naming the file the API notes holds and calls
-/// in, for the check.
-pub const RECORD_VAR: &str = "EXERCISE_RECORD";
 /// The environment variable that makes a release let the released thread
 /// run on first.
 pub const SHAKE_VAR: &str = "EXERCISE_SHAKE";
@@ -63,64 +115,24 @@ pub const SHAKE_VAR: &str = "EXERCISE_SHAKE";
 /// goes on: time enough to reach its wait, even on a busy machine.
 const SHAKE_MS: u64 = 50;
 
-/// Which version runs. Public for a find-it's API (`exercises/find/`), which
-/// builds one of its two versions by it; a student's test that reads it is
-/// refused by the check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
-    /// The stage's version with the bug.
-    Buggy,
-    /// The stage's version without it.
-    Fixed,
-}
-
-/// The version this process runs, read once from [`SIDE_VAR`].
-///
-/// # Panics
-/// If the variable is unset or neither `buggy` nor `fixed`: the test is
-/// being run by hand, not by the check.
-pub fn side() -> Side {
-    static SIDE: OnceLock<Side> = OnceLock::new();
-    *SIDE.get_or_init(|| match std::env::var(SIDE_VAR).as_deref() {
-        Ok("buggy") => Side::Buggy,
-        Ok("fixed") => Side::Fixed,
-        Ok(other) => panic!("{SIDE_VAR}={other:?}: expected buggy or fixed"),
-        Err(_) => panic!(
-            "{SIDE_VAR} is not set: `cargo xtask exercise check <exercise>` runs your test \
-             against both versions; to run it by hand against one, set {SIDE_VAR}=buggy \
-             or {SIDE_VAR}=fixed"
-        ),
-    })
-}
-
-/// A pause point of an exercise's timer: one name, which is the buggy
-/// version's point when the buggy version runs and the fixed version's
-/// otherwise.
+/// A pause point of an exercise's timer: one name, and the `kit::pause_point`
+/// of the version this build wraps.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Point {
     name: &'static str,
-    buggy: &'static str,
-    fixed: &'static str,
+    here: &'static str,
 }
 
 impl Point {
-    /// The point `name`, which is `buggy`'s `kit::pause_point` in the buggy
-    /// version and `fixed`'s in the fixed one.
-    pub const fn new(name: &'static str, buggy: &'static str, fixed: &'static str) -> Point {
-        Point { name, buggy, fixed }
+    /// The point `name`, which is `here`, a `kit::pause_point` of the
+    /// version this build wraps.
+    pub(crate) const fn new(name: &'static str, here: &'static str) -> Point {
+        Point { name, here }
     }
 
     /// Its name, as the exercise and the check's messages say it.
     pub fn name(&self) -> &'static str {
         self.name
-    }
-
-    /// The version's own point, where the thread is held.
-    fn in_this_version(&self) -> &'static str {
-        match side() {
-            Side::Buggy => self.buggy,
-            Side::Fixed => self.fixed,
-        }
     }
 }
 
@@ -158,6 +170,14 @@ impl fmt::Display for ScheduleError {
 
 impl std::error::Error for ScheduleError {}
 
+impl From<naive::ScheduleError> for ScheduleError {
+    fn from(e: naive::ScheduleError) -> Self {
+        match e {
+            naive::ScheduleError::DelayOverflow(d) => ScheduleError::DelayOverflow(d),
+        }
+    }
+}
+
 impl From<sleep_based::ScheduleError> for ScheduleError {
     fn from(e: sleep_based::ScheduleError) -> Self {
         match e {
@@ -185,21 +205,29 @@ impl From<poison_pill::error::ScheduleError> for ScheduleError {
     }
 }
 
-/// Writes one line to the check's record, if the check asked for one.
+/// Every exercise's `keep_every_version`: called (cheaply) by every call
+/// into an exercise's API, so that every build links every version of
+/// every exercise.
+fn keep_every_version() {
+    a1::keep_every_version();
+    c1::keep_every_version();
+    i6::keep_every_version();
+    n1::keep_every_version();
+    p3::keep_every_version();
+    s1::keep_every_version();
+    t11::keep_every_version();
+    t7::keep_every_version();
+    w2::keep_every_version();
+    crate::find::keep_every_version();
+}
+
+/// Writes one line of the record to standard error, straight to the file
+/// descriptor: a test's output capture does not take it, so the grader
+/// sees it whether the test passes or fails.
 fn note(line: &str) {
-    let Some(path) = std::env::var_os(RECORD_VAR) else {
-        return;
-    };
-    // One write of a whole line, appended: lines from several threads do
-    // not mix. A record that cannot be written only costs the check a
-    // detail of its verdict.
-    if let Ok(mut file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-    {
-        let _ = file.write_all(format!("{line}\n").as_bytes());
-    }
+    // One write of a whole line: lines from several threads do not mix. A
+    // line that cannot be written only costs the check a detail.
+    let _ = std::io::stderr().write_all(format!("{RECORD_PREFIX}{line}\n").as_bytes());
 }
 
 /// A pause that is armed, for [`calling`] to look at.
@@ -218,6 +246,7 @@ static ARMED: Mutex<Vec<Armed>> = Mutex::new(Vec::new());
 /// of every call of the exercises' APIs (`schedule`, `cancel`), a find-it's
 /// too.
 pub fn calling(what: &str) {
+    keep_every_version();
     let me = std::thread::current().id();
     let armed = ARMED.lock().unwrap_or_else(PoisonError::into_inner);
     for a in armed.iter() {
@@ -259,7 +288,7 @@ impl Pause {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         // ORDERING: a counter; only its uniqueness matters.
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
-        let inner = Arc::new(kit::pause::Pause::arm(point.in_this_version(), thread));
+        let inner = Arc::new(kit::pause::Pause::arm(point.here, thread));
         ARMED
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -1,19 +1,19 @@
 //! Catch it, N1 `busy_wait`: a timer whose thread burns a core while a task
 //! waits to be due.
 //!
-//! One of two versions runs behind this API, and your test cannot tell which
-//! except by what the timer does:
+//! Behind this API runs one of several timers, and your test cannot tell
+//! which except by what the timer does. Among them:
 //!
-//! - the buggy one, the busy loop of *A timer that burns a core*
+//! - the busy loop of *A timer that burns a core*
 //!   (`naive/src/busy_loop.rs`): its thread takes the task, finds it not
 //!   due, puts it back and takes it again, as fast as it can, until it is
 //!   due;
-//! - the fixed one, the sleeping timer of *A timer that oversleeps*
-//!   (`sleep-based/src/sleep_until.rs`): its thread sleeps until the
-//!   earliest task is due.
+//! - correct timers, whose threads block until the earliest task is due:
+//!   on a condition variable, on a semaphore, on a poison-pill queue;
+//! - timers with other bugs of the course.
 //!
-//! Write a test that fails on the first every time, naming N1, and passes on
-//! the second every time.
+//! Write a test that fails on the busy loop every time, naming N1, and
+//! passes on every correct one every time.
 //!
 //! This bug is no race: there is no window to hold a thread in, and this
 //! module has no `WINDOW`. What the bug costs is a core, so a test measures
@@ -25,18 +25,24 @@
 use std::io;
 use std::time::Duration;
 
-use super::{ScheduleError, Side, side};
+use super::one_thread::Version;
 
-enum Version {
-    Buggy(naive::Timer),
-    Fixed(sleep_based::Timer),
-}
+pub use super::ScheduleError;
+
+select!(n1:
+    "timer_style" => condvar_timer::timer_style::Timer,
+    "something_changed" => condvar_timer::something_changed::TimerQueue,
+    "poison_pill" => poison_pill::poison_pill::Timer,
+    "busy_loop" => naive::Timer,
+    "sleep_until" => sleep_based::Timer,
+    "racy" => condvar_timer::racy::Timer,
+);
 
 /// A timer with one thread, which runs each task once its delay has passed.
-/// Dropping it stops the thread and waits for it; tasks not yet run are
-/// dropped unrun. (In one version the drop waits until the thread wakes for
-/// the earliest task: keep delays short.)
-pub struct Timer(Version);
+/// (Boxed, so that its size is the same whichever version runs.)
+/// Dropping it stops the thread and waits for it; tasks not yet run do not
+/// run.
+pub struct Timer(Box<Imp>);
 
 impl Timer {
     /// Starts a timer whose thread is named `name` (the name `kit::cpu`
@@ -45,10 +51,7 @@ impl Timer {
     /// # Errors
     /// If `name` contains a NUL byte, or the thread cannot be started.
     pub fn new(name: &str) -> io::Result<Timer> {
-        Ok(Timer(match side() {
-            Side::Buggy => Version::Buggy(naive::Timer::new(name)?),
-            Side::Fixed => Version::Fixed(sleep_based::Timer::new(name)?),
-        }))
+        Ok(Timer(Box::new(Imp::start(name)?)))
     }
 
     /// Runs `task` on the timer thread once `delay` has passed.
@@ -61,11 +64,6 @@ impl Timer {
         task: impl FnOnce() + Send + 'static,
     ) -> Result<(), ScheduleError> {
         super::calling("schedule");
-        match &self.0 {
-            Version::Buggy(timer) => timer.schedule(delay, task).map_err(|e| match e {
-                naive::ScheduleError::DelayOverflow(d) => ScheduleError::DelayOverflow(d),
-            }),
-            Version::Fixed(timer) => Ok(timer.schedule(delay, task)?),
-        }
+        Version::schedule(&*self.0, delay, Box::new(task))
     }
 }

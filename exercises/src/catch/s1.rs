@@ -1,49 +1,55 @@
 //! Catch it, S1 `missed_earlier_task`: a timer whose thread may sleep
 //! through a task that is due sooner than the one it is waiting for.
 //!
-//! One of two versions runs behind this API, and your test cannot tell which
-//! except by what the timer does:
+//! Behind this API runs one of several timers, and your test cannot tell
+//! which except by what the timer does. Among them:
 //!
-//! - the buggy one, the timer of *A timer that oversleeps*
+//! - the timer of *A timer that oversleeps*
 //!   (`sleep-based/src/sleep_until.rs`): its thread takes the earliest task
 //!   and sleeps until it is due, blind to a task scheduled meanwhile that is
 //!   due sooner;
-//! - the fixed one, java.util.Timer's way from *A timer that loses a
-//!   wake-up* (`condvar-timer/src/timer_style.rs`): its thread waits on a
-//!   condition variable that `schedule` notifies.
+//! - correct timers, whose threads wait in ways a `schedule` can cut short:
+//!   java.util.Timer's one lock and condition variable, a semaphore, and the
+//!   poison-pill timer of *A timer that will not stop*;
+//! - timers with other bugs of the course.
 //!
-//! Write a test that fails on the first every time, naming S1, and passes on
-//! the second every time.
+//! Write a test that fails on the sleeping one every time, naming S1, and
+//! passes on every correct one every time.
 
 use std::io;
 use std::time::Duration;
 
-use super::{Side, side};
+use super::one_thread::Version;
 
 pub use super::{Pause, Point, ScheduleError};
 
 /// The race window: the timer thread has looked at the earliest task, which
 /// is not due yet, and has not begun to wait for it.
 ///
-/// In one of the versions the thread holds the queue's lock here: a
-/// `schedule` from another thread then waits until you release the thread,
-/// and one from the thread that holds the pause waits forever. Held once per
-/// arm; later passes go through.
+/// In some versions the thread holds the queue's lock here: a `schedule`
+/// from another thread then waits until you release the thread, and one
+/// from the thread that holds the pause waits forever. In others it holds
+/// none, and a `schedule` returns at once. Held once per arm; later passes
+/// go through.
 pub const WINDOW: Point = Point::new(
     "WINDOW (s1: looked at the earliest task, not yet waiting for it)",
-    "sleep-based::sleep_until: took the head, going to sleep",
-    "condvar-timer::timer_style: peeked the head, not yet waiting",
+    <Imp as Version>::WINDOW,
 );
 
-enum Version {
-    Buggy(sleep_based::Timer),
-    Fixed(condvar_timer::timer_style::Timer),
-}
+select!(s1:
+    "timer_style" => condvar_timer::timer_style::Timer,
+    "something_changed" => condvar_timer::something_changed::TimerQueue,
+    "poison_pill" => poison_pill::poison_pill::Timer,
+    "sleep_until" => sleep_based::Timer,
+    "racy" => condvar_timer::racy::Timer,
+    "busy_loop" => naive::Timer,
+);
 
 /// A timer with one thread, which runs each task once its delay has passed.
-/// Dropping it stops the thread and waits for it; tasks not yet run are
-/// dropped unrun.
-pub struct Timer(Version);
+/// (Boxed, so that its size is the same whichever version runs.)
+/// Dropping it stops the thread and waits for it; tasks not yet run do not
+/// run.
+pub struct Timer(Box<Imp>);
 
 impl Timer {
     /// Starts a timer whose thread is named `name` (the name a [`Pause`]
@@ -52,10 +58,7 @@ impl Timer {
     /// # Errors
     /// If `name` contains a NUL byte, or the thread cannot be started.
     pub fn new(name: &str) -> io::Result<Timer> {
-        Ok(Timer(match side() {
-            Side::Buggy => Version::Buggy(sleep_based::Timer::new(name)?),
-            Side::Fixed => Version::Fixed(condvar_timer::timer_style::Timer::new(name)?),
-        }))
+        Ok(Timer(Box::new(Imp::start(name)?)))
     }
 
     /// Runs `task` on the timer thread once `delay` has passed.
@@ -68,9 +71,6 @@ impl Timer {
         task: impl FnOnce() + Send + 'static,
     ) -> Result<(), ScheduleError> {
         super::calling("schedule");
-        match &self.0 {
-            Version::Buggy(timer) => Ok(timer.schedule(delay, task)?),
-            Version::Fixed(timer) => Ok(timer.schedule(delay, task)?),
-        }
+        Version::schedule(&*self.0, delay, Box::new(task))
     }
 }

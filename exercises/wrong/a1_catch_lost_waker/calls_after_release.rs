@@ -1,6 +1,6 @@
 //! Wrong: it holds the poll, but lets the deadline pass only after the
-//! release. By then the poll has stored its waker, on either version, and
-//! the driver finds it when it fires: nothing is lost.
+//! release. By then the poll has (nearly always) stored its waker, on
+//! every version, and the driver finds it when it fires: nothing is lost.
 // verdict: misses-the-bug | luck
 
 use std::thread;
@@ -26,10 +26,11 @@ fn a1_lost_waker_caught() {
         timer.advance(tick());
         poll.join().expect("the poller")
     });
-    assert!(polled.is_pending(), "the poll saw the sleep waiting");
-    assert!(
-        task.woken_within(ms(2000)),
-        "A1 lost_waker: the task was woken {} times",
-        task.woken()
-    );
+    if polled.is_pending() {
+        assert!(
+            task.woken_within(ms(2000)),
+            "A1 lost_waker: the task was woken {} times",
+            task.woken()
+        );
+    }
 }

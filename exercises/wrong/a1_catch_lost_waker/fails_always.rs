@@ -1,9 +1,12 @@
 //! Wrong: it fails always. It forces the race well, then asserts more
-//! than the fix gives: that the task is woken while its poll is still
-//! held. No version can do that. On the racy poll the task is never woken
-//! at all; on the fixed one the driver cannot fire the entry until the
-//! poll, which holds the entry's lock, has stored its waker and let go.
-// verdict: fails-on-fixed
+//! than any timer gives: that the task is woken while its poll is still
+//! held. No version can do that: a first poll's waker is not where the
+//! driver looks until the poll is let go. On the racy poll the task is
+//! never woken at all; on the chapter's the driver cannot fire the entry
+//! until the poll, which holds the entry's lock, has stored its waker and
+//! let go; on others the driver fires, finds no waker, and the poll, let
+//! go, finds the entry fired.
+// verdict: rejects-correct
 
 use std::thread;
 

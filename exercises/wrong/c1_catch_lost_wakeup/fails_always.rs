@@ -1,7 +1,7 @@
 //! Wrong: it fails always. It forces the race well, then asserts more than
 //! any timer does: that task 1, due at 1000 ms, has run too by the time
 //! task 2 should have.
-// verdict: fails-on-fixed
+// verdict: rejects-correct
 
 use std::sync::Arc;
 use std::thread;

@@ -1,8 +1,9 @@
 //! Wrong: it fails always. After the panic it asserts that `schedule`
 //! refuses task 2: java.util.Timer's answer (*A timer you can interrupt*,
-//! "close on the way out"). Neither version gives it: the dying one accepts
-//! task 2 and never runs it, the finished one accepts it and runs it.
-// verdict: fails-on-fixed
+//! "close on the way out"). None of the timers here gives it: the dying one
+//! accepts task 2 and never runs it, the correct ones accept it and run it.
+//! A refusal would be honest too, but it is not the only honest answer.
+// verdict: rejects-correct
 
 use exercises::catch::i6::Timer;
 use kit::{Recorder, ms, threads};

@@ -1,11 +1,11 @@
-//! Wrong: it catches another bug. What it asserts is that a task due while
-//! another runs is not delayed by it: I4 `delayed_tasks`, which both
-//! versions have (one thread runs every task, one after another). It fails
-//! on the fixed version too.
-// verdict: fails-on-fixed
+//! Wrong: it catches another bug. It cancels a timer whose thread waits for
+//! work and asserts that the thread ends: P1 `cancel_hangs_idle`, the bug of
+//! the flag timers of *A timer that will not stop*. The interruptible timer
+//! has no P1 (its interrupt ends a thread waiting on an empty queue), so
+//! this passes on it: it never makes a task panic.
+// verdict: catches-another
 
 use exercises::catch::i6::Timer;
-use kit::scale::in_ms;
 use kit::{Recorder, ms, threads};
 
 #[test]
@@ -13,20 +13,21 @@ fn i6_panic_kills_timer_caught() {
     let name = threads::unique_name("catch-i6");
     let timer = Timer::new(&name).expect("start the timer");
     let rec = Recorder::new();
-    timer
-        .schedule(ms(0), || std::thread::sleep(ms(300)))
-        .expect("a live timer takes the long task");
+    // One task run, so that the thread is there and then waits for work.
     let r = rec.clone();
-    let due = rec.record("schedule task 2") + ms(50);
     timer
-        .schedule(ms(50), move || {
-            r.record("task 2 ran");
+        .schedule(ms(0), move || {
+            r.record("task ran");
         })
-        .expect("a live timer takes task 2");
-    let ran = rec.eventually("task 2 ran", ms(1000));
+        .expect("a live timer takes a task");
+    rec.eventually("task ran", ms(5000)).expect("the task ran");
     assert!(
-        ran.is_some_and(|ran| ran <= due + ms(100)),
-        "I6 panic_kills_timer: task 2 due at {} ms ran at {ran:?}",
-        in_ms(due)
+        threads::asleep_within(&[&name], ms(2000)),
+        "the timer's thread never went to sleep"
+    );
+    timer.cancel();
+    assert!(
+        threads::gone_within(&name, ms(500)),
+        "I6 panic_kills_timer: the cancelled timer's thread is still running"
     );
 }

@@ -2,7 +2,7 @@
 //! own computes on it, and asserts the thread idle. A thread that runs a
 //! task is busy, in any version: what N1 is about is the time *between*
 //! tasks.
-// verdict: fails-on-fixed
+// verdict: rejects-correct
 
 use std::time::Instant;
 

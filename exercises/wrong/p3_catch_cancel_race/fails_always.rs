@@ -1,7 +1,7 @@
 //! Wrong: it fails always. It forces the race well, then asserts what no
-//! version does: that a cancelled timer still takes a task (every version
-//! refuses it, as java.util.Timer does: P6).
-// verdict: fails-on-fixed
+//! correct timer does: that a cancelled timer still takes a task (every
+//! one refuses it, as java.util.Timer does: P6).
+// verdict: rejects-correct
 
 use std::sync::Arc;
 use std::thread;

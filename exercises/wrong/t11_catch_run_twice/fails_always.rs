@@ -1,7 +1,7 @@
 //! Wrong: it fails always. It forces the race well, then asserts what no
 //! future does: that a task can still be cancelled once it has run. A done
 //! task stays done; `cancel` returns false.
-// verdict: fails-on-fixed
+// verdict: rejects-correct
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};

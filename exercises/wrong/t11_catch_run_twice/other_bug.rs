@@ -1,25 +1,24 @@
 //! Wrong: it catches another bug. It holds the runner in the window and
-//! lets it go, but what it asserts is that a cancel stops a job that is
-//! already running. No version does that: a cancel can only ask a running
-//! job to stop (*A timer you can interrupt*, I3), and a job that never
-//! looks runs to its end. It fails on the fixed version too.
-// verdict: fails-on-fixed
+//! cancels the task there, so that the job never starts and no second run
+//! races; then it asserts what a cancel promises beside that: the job, and
+//! whatever it captured, is dropped once no run holds it. The task that
+//! keeps a second handle on its job (T14's kind: a cancelled task that
+//! keeps all it holds) fails it; the one without the claim passes it.
+// verdict: catches-another
 
 use std::sync::Arc;
 use std::thread;
 
-use exercises::catch::t11::{Pause, Task, WINDOW};
-use kit::{Recorder, ms, threads};
+use exercises::catch::t11::{FutureError, Pause, Task, WINDOW};
+use kit::{ms, threads};
 
 #[test]
 fn t11_run_twice_caught() {
-    let rec = Recorder::new();
+    let captured = Arc::new(());
     let task = Arc::new(Task::new({
-        let rec = rec.clone();
+        let captured = Arc::clone(&captured);
         move || {
-            rec.record("job started");
-            thread::sleep(ms(200));
-            rec.record("job finished");
+            let _ = &captured;
             42
         }
     }));
@@ -31,16 +30,26 @@ fn t11_run_twice_caught() {
             let task = Arc::clone(&task);
             move || task.run()
         })
-        .expect("spawn the first runner");
+        .expect("spawn the runner");
     pause.wait_reached();
-    pause.release();
-    rec.eventually("job started", ms(5000))
-        .expect("the job starts");
     let cancelled = task.cancel();
+    pause.release();
     runner.join().expect("the runner");
+
     assert!(
-        rec.at("job finished").is_none(),
-        "T11 run_twice: cancelled ({cancelled}) while it ran, and the job ran to its end\n{}",
-        rec.log()
+        cancelled,
+        "T11 run_twice: a task not started could not be cancelled"
+    );
+    assert_eq!(
+        task.get_timeout(ms(1000)),
+        Err(FutureError::Cancelled),
+        "T11 run_twice: the cancelled task's outcome"
+    );
+    let holders = Arc::strong_count(&captured);
+    assert!(
+        holders == 1,
+        "T11 run_twice: cancelled, its run over, and the job still holds what it captured \
+         ({} handles on it besides the test's)",
+        holders - 1
     );
 }

@@ -1,8 +1,10 @@
 //! Wrong: it holds the caller, but shuts the pool down only after the
 //! release. Whether the shutdown ends before the released caller queues its
 //! task is then up to the scheduler: it catches the bug when the test
-//! thread wins, and misses it when the caller does.
-// verdict: luck | misses-the-bug
+//! thread wins, and misses it when the caller does. (When the caller
+//! wins, the pool whose `shutdown` throws its queue away strands the task
+//! too: another bug, caught by luck.)
+// verdict: luck | misses-the-bug | catches-another
 
 use std::thread;
 

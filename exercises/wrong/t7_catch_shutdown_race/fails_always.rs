@@ -1,8 +1,8 @@
 //! Wrong: it fails always. It forces the race well, then asserts what no
 //! pool does: that a task given to `execute` is always accepted and run.
-//! A pool that has shut down refuses work; the fixed one hands the task
-//! back, and that is its fix.
-// verdict: fails-on-fixed
+//! A pool that has shut down refuses work; a correct one hands the task
+//! back, and that is the fix.
+// verdict: rejects-correct
 
 use std::thread;
 

@@ -1,15 +1,14 @@
-//! Wrong: it catches another bug. It holds the caller in the window and
-//! lets it go at once, but what it asserts is that a task runs on time
-//! while a long one keeps the pool's only worker busy: one worker delays
-//! the next task, as one thread does in *A timer you can interrupt* (I4
-//! `delayed_tasks`). Both versions have one worker: it fails on the fixed
-//! version too.
-// verdict: fails-on-fixed
+//! Wrong: it catches another bug. It holds a caller in the window and lets
+//! it go at once, so nothing races; then it asserts what `shutdown`
+//! promises (T8): a task accepted before the shutdown still runs. The pool
+//! whose `shutdown` throws its queue away, as `shutdown_now` does, fails
+//! it; the pool without the second look passes it.
+// verdict: catches-another
 
+use std::sync::mpsc;
 use std::thread;
 
 use exercises::catch::t7::{Pause, Pool, WINDOW};
-use kit::scale::in_ms;
 use kit::{Recorder, ms, threads};
 
 #[test]
@@ -18,29 +17,39 @@ fn t7_execute_shutdown_race_caught() {
     let pool = Pool::new(&prefix);
     let rec = Recorder::new();
     let caller = format!("{prefix}c");
+    let (go, gate) = mpsc::channel::<()>();
     let pause = Pause::arm(WINDOW, &caller);
     thread::scope(|s| {
         let execute = thread::Builder::new()
             .name(caller.clone())
             .spawn_scoped(s, || {
-                pool.execute(|| thread::sleep(ms(300)))
-                    .expect("a running pool")
+                let r = rec.clone();
+                pool.execute(move || {
+                    r.record("first started");
+                    let _ = gate.recv();
+                })
+                .expect("a running pool")
             })
             .expect("spawn the caller");
         pause.wait_reached();
         pause.release();
         execute.join().expect("the caller");
     });
+    rec.eventually("first started", ms(5000))
+        .expect("the first task starts");
+
+    // A second task while the first keeps a worker busy: queued, or (in a
+    // pool that keeps no queue) on a worker of its own.
     let r = rec.clone();
-    let sent = rec.record("second task sent");
     pool.execute(move || {
-        r.record("second task ran");
+        r.record("second ran");
     })
     .expect("a running pool");
-    let ran = rec.eventually("second task ran", ms(1000));
+    pool.shutdown();
+    drop(go);
     assert!(
-        ran.is_some_and(|ran| ran <= sent + ms(100)),
-        "T7 execute_shutdown_race: the second task, sent at {} ms, ran at {ran:?}",
-        in_ms(sent)
+        rec.eventually("second ran", ms(1000)).is_some(),
+        "T7 execute_shutdown_race: a task accepted before the shutdown never ran\n{}",
+        rec.log()
     );
 }

@@ -3,7 +3,7 @@
 //! (`<exercise>::mine`); otherwise every such exercise's skeleton, reference
 //! test and wrong tests, which CI's `cargo xtask exercise verify` grades.
 //!
-//! Each test runs against the version `EXERCISE_SIDE` names; the check runs
-//! it, one `--exact` run at a time, against both.
+//! The grader builds this target once per version of the timer and runs
+//! each build, one `--exact` run at a time: nothing here says which.
 
 include!(concat!(env!("OUT_DIR"), "/catch.rs"));
