@@ -36,7 +36,7 @@
 use crate::cargo::{self, TestExe};
 use crate::cmd::{Result, banner, secs};
 use crate::ftf::{self, first_lines, who};
-use std::sync::atomic::{AtomicBool, Ordering};
+pub(crate) use devkit::load::under_load;
 use std::time::{Duration, Instant};
 
 /// How many lines of a run that went the wrong way the report shows.
@@ -412,34 +412,6 @@ fn once(exe: &TestExe, name: &str, expect: Expect) -> (bool, Option<String>) {
     (passed, change)
 }
 
-/// Runs `work` with one busy thread per core spinning beside it. Every busy
-/// thread is told to stop and joined before this returns, also if `work`
-/// panics. The exercises' grader runs part of a test's runs under it.
-pub(crate) fn under_load<T>(cores: usize, work: impl FnOnce() -> T) -> T {
-    /// Raises the flag when dropped: at the end of `work`, or on its unwind.
-    struct StopOnDrop<'a>(&'a AtomicBool);
-    impl Drop for StopOnDrop<'_> {
-        fn drop(&mut self) {
-            // ORDERING: the flag carries no data; a busy thread needs only
-            // to see it eventually, and the scope's join orders the rest.
-            self.0.store(true, Ordering::Relaxed);
-        }
-    }
-    let stop = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        let _stop = StopOnDrop(&stop);
-        for _ in 0..cores {
-            s.spawn(|| {
-                // ORDERING: as above.
-                while !stop.load(Ordering::Relaxed) {
-                    std::hint::spin_loop();
-                }
-            });
-        }
-        work()
-    })
-}
-
 /// "3, 7, 12".
 fn list(runs: &[usize]) -> String {
     runs.iter()
@@ -451,7 +423,6 @@ fn list(runs: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicUsize;
 
     #[test]
     fn failing_tests_are_read_from_the_harness_output() {
@@ -471,19 +442,5 @@ mod tests {
         assert_eq!(stages.last().map(String::as_str), Some(BATTERY));
         assert!(stages.iter().any(|s| s == "wheel"), "{stages:?}");
         assert!(!stages.iter().any(|s| s == "kit"), "{stages:?}");
-    }
-
-    #[test]
-    fn busy_threads_stop_and_join_even_if_the_work_panics() {
-        let spun = AtomicUsize::new(0);
-        assert_eq!(under_load(2, || 7), 7);
-        let caught = std::panic::catch_unwind(|| {
-            under_load(2, || {
-                spun.fetch_add(1, Ordering::Relaxed);
-                panic!("on purpose");
-            })
-        });
-        assert!(caught.is_err());
-        assert_eq!(spun.load(Ordering::Relaxed), 1);
     }
 }

@@ -33,7 +33,7 @@ struct Run {
 
 impl Run {
     fn load() -> Result<Run> {
-        let target = root().join("target");
+        let target = crate::cmd::target_dir();
         let mut criterion = BTreeMap::new();
         collect_criterion(&target.join("criterion"), &mut criterion);
         let mut rows = BTreeMap::new();

@@ -150,9 +150,9 @@ fn clippy() -> Result<String> {
         "--workspace",
         "--all-targets",
         // The exercises' checks are behind a feature (they fail until
-        // solved): lint them too.
+        // solved): lint them too, and the catch-its' tests with them.
         "--features",
-        "exercises/check",
+        "exercises/check,exercises-catch/check",
         "--",
         "-D",
         "warnings",
@@ -164,7 +164,7 @@ fn clippy() -> Result<String> {
         Cmd::cargo(&[
             "clippy",
             "--target-dir",
-            loom::TARGET_DIR,
+            &loom::target_dir(),
             "-p",
             package,
             "--all-targets",

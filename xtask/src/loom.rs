@@ -14,20 +14,10 @@ use std::time::Duration;
 /// The preemption bound the models are checked with.
 pub const MAX_PREEMPTIONS: &str = "3";
 
-/// Where the loom builds go, apart from the normal ones so neither
-/// invalidates the other.
-pub const TARGET_DIR: &str = "target/loom";
+pub use devkit::loom::{rustflags, target_dir};
 
 /// How long one model binary may run.
 const LIMIT: Duration = Duration::from_secs(600);
-
-/// `RUSTFLAGS` with `--cfg loom` added to whatever the caller already set.
-pub fn rustflags() -> String {
-    match std::env::var("RUSTFLAGS") {
-        Ok(flags) if !flags.trim().is_empty() => format!("{flags} --cfg loom"),
-        _ => "--cfg loom".to_string(),
-    }
-}
 
 /// The packages that have loom models, with their `loom_*` test targets.
 pub fn models(packages: &[cargo::Package]) -> Vec<(String, Vec<String>)> {
@@ -40,14 +30,8 @@ pub fn models(packages: &[cargo::Package]) -> Vec<(String, Vec<String>)> {
 
 /// Builds the models of one package in release mode under `--cfg loom`.
 pub fn build(package: &str, tests: &[String], packages: &[cargo::Package]) -> Result<Vec<TestExe>> {
-    let mut cmd = Cmd::cargo(&[
-        "test",
-        "--release",
-        "--target-dir",
-        TARGET_DIR,
-        "-p",
-        package,
-    ]);
+    let dir = target_dir();
+    let mut cmd = Cmd::cargo(&["test", "--release", "--target-dir", &dir, "-p", package]);
     for t in tests {
         cmd = cmd.args(["--test", t.as_str()]);
     }

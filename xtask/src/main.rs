@@ -27,19 +27,19 @@
 //! - `timelines`: regenerate the book's generated assets from real runs.
 
 mod audit;
+// The shared tooling, and the course runner, under the names the files of
+// this crate use.
+use course_runner::{exercise, model_check};
+use devkit::{cargo, cmd};
 mod bench_report;
 mod book;
 mod bundle;
-mod cargo;
 mod catalogue;
 mod ci;
-mod cmd;
-mod exercise;
 mod ftf;
 mod generators;
 mod jdk;
 mod loom;
-mod model_check;
 mod prose;
 mod screenshots;
 mod site;

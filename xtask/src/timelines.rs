@@ -486,7 +486,7 @@ fn generate(g: &Generator, out: &str, packages: &[Package]) -> Result {
                 g.package,
                 "--release",
                 "--target-dir",
-                loom::TARGET_DIR,
+                &loom::target_dir(),
                 "--test",
                 g.target,
                 "--",

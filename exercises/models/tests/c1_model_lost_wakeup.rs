@@ -24,5 +24,14 @@ mod no_waiting_task;
 #[path = "../wrong/c1_model_lost_wakeup/reads_subject.rs"]
 mod reads_subject;
 
+#[path = "../wrong/c1_model_lost_wakeup/reads_subject_aliased.rs"]
+mod reads_subject_aliased;
+
+#[path = "../wrong/c1_model_lost_wakeup/cuts_executions_short.rs"]
+mod cuts_executions_short;
+
+#[path = "../wrong/c1_model_lost_wakeup/sets_its_own_bound.rs"]
+mod sets_its_own_bound;
+
 #[path = "../wrong/c1_model_lost_wakeup/waits_for_far.rs"]
 mod waits_for_far;

@@ -20,17 +20,17 @@
 //! and no lesson's file is touched.
 
 mod catch;
-mod find;
+mod class;
 mod grade;
+pub(crate) mod source;
 
 use crate::cmd::{Captured, Cmd, Result, banner, root, secs};
 use crate::ftf::{panic_messages as red_messages, red};
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod list {
-    include!("../../exercises/list.rs");
+    include!("../../list.rs");
 }
 pub use list::{EXERCISES, Exercise, Kind};
 
@@ -50,8 +50,16 @@ cargo xtask exercise <command> [exercise]
   solution <ex>        the stage's fixed version (catch it: the reference test)
   reset <ex>           put the skeleton back in your file (your last version is kept)
   verify [catch]       CI: every skeleton fails its check naming its bug, every solution passes;
-                       every catch-it's reference test is caught, its wrong tests rejected
-                       (`verify catch`: the catch-its alone)
+                       every catch-it's reference test is caught on every version, its wrong
+                       tests rejected (`verify catch`: the catch-its alone; `verify --only <ex>`:
+                       one catch-it or find-it)
+
+  versions [--write]   every catch-it's and find-it's versions of the timer, as the page
+                       Exercises shows them (--write: book/src/generated/exercise-versions.md)
+  grade DIR [--chaffs D] [--out D]
+                       a teacher's table: DIR holds a folder per student (a copy of their
+                       exercises/mine/); every catch-it and find-it test graded; --chaffs adds
+                       your own buggy versions (the page Exercises, section \"Grading a class\")
 
 <ex> is the exercise's name or its key: n1, s1, c4 (fix it), c1-catch (catch it), f2-find (find it),
 or c4_one_lock.
@@ -84,13 +92,19 @@ pub fn run(args: &[String]) -> Result {
             hint(one()?, n)
         }
         "solution" => solution(one()?),
+        "grade" => class::run(rest),
+        "versions" => versions(rest.first().map(String::as_str) == Some("--write")),
         "reset" => reset(one()?),
         "verify" => {
-            let which = match rest.first().map(String::as_str) {
-                None => Verify::All,
-                Some("catch") => Verify::Catch,
-                Some(other) => {
-                    return Err(format!("`verify {other}`: verify all, or `verify catch`"));
+            let which = match rest {
+                [] => Verify::All,
+                [c] if c == "catch" => Verify::Catch,
+                [o, name] if o == "--only" => Verify::Only(find(name)?),
+                _ => {
+                    return Err(format!(
+                        "`verify {}`: verify all, `verify catch` or `verify --only <ex>`",
+                        rest.join(" ")
+                    ));
                 }
             };
             println!("\n{}", verify(which)?);
@@ -156,18 +170,11 @@ fn home(e: &Exercise) -> PathBuf {
 }
 
 fn skeleton(e: &Exercise) -> PathBuf {
-    if e.kind == Kind::Find {
-        return root().join(find::file(e)); // its module `skeleton`
-    }
     home(e).join("skeletons").join(format!("{}.rs", e.name))
 }
 
-/// What `start` and `reset` put in the student's file: the skeleton, or a
-/// find-it's module `skeleton`.
+/// What `start` and `reset` put in the student's file: the skeleton.
 fn skeleton_text(e: &Exercise) -> Result<String> {
-    if e.kind == Kind::Find {
-        return find::skeleton_text(e);
-    }
     let from = skeleton(e);
     std::fs::read_to_string(&from).map_err(|err| format!("{}: {err}", shown(&from)))
 }
@@ -211,16 +218,9 @@ pub fn chapter_title(chapter: &str) -> String {
 /// The known mistakes of `e` that `text` (a student's file) makes: what the
 /// check says about each.
 pub fn mistakes_in(e: &Exercise, text: &str) -> Vec<&'static str> {
-    // Comments out, then spaces: one statement per piece between `;`.
-    let code: String = text
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or_default())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let statements: Vec<String> = code
-        .split(';')
-        .map(|s| s.chars().filter(|c| !c.is_whitespace()).collect())
-        .collect();
+    // Read as Rust: a comment or a string never holds a mistake. A file
+    // that does not parse yet holds none that can be named.
+    let statements = source::statements(text).unwrap_or_default();
     e.mistakes
         .iter()
         .filter(|m| {
@@ -241,10 +241,18 @@ fn progress_file() -> PathBuf {
     dir().join("mine").join(".progress")
 }
 
+/// A hash of a file's text that every toolchain computes alike (std's
+/// `DefaultHasher` promises no such thing): 64-bit FNV-1a over its bytes,
+/// named in the value so that a later change of hash reads as "not yet",
+/// never as a false "done". Eight lines of a public algorithm, for a
+/// "did the file change" check: no crate needed.
 fn hash_of(text: &str) -> String {
-    let mut h = DefaultHasher::new();
-    text.hash(&mut h);
-    format!("{:016x}", h.finish())
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        h ^= u64::from(byte);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
 }
 
 fn read_progress() -> Vec<(String, String)> {
@@ -329,7 +337,8 @@ fn list() -> Result {
         }
     }
     text += "\nStart one: cargo xtask exercise start <ex>   (fix it: mend a timer; catch it: \
-             write the test that catches its bug)\n";
+             write the test that catches its bug; model it: write the loom model that finds \
+             it; find it: find the bug nobody named, and catch it)\n";
     // Written, not printed: `exercise list | head -1` must not panic when
     // the pipe closes early.
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
@@ -351,8 +360,11 @@ fn start(e: &Exercise) -> Result {
             chapter_title(e.chapter)
         ),
         Kind::Find => format!(
-            "{}, down to the line \"Stop here\" (the page \"{}\", section \"Find it\")",
-            find::file(e).display(),
+            "{} (the page \"{}\", section \"Find it\")",
+            e.versions
+                .iter()
+                .find(|v| v.bug == Some(e.shows))
+                .map_or("?", |v| v.file),
             chapter_title("exercises.md")
         ),
         Kind::Model => format!(
@@ -370,9 +382,10 @@ fn start(e: &Exercise) -> Result {
         Kind::Fix => format!("edit   {}   (look for TODO({}))", shown(&to), e.id),
         Kind::Find => format!(
             "write  your test in {}   (look for TODO({}))\
-             \n  api    `use super::...`: the file's public items, its pause points among them",
+             \n  api    `use {}::...`: the scheduler's public items, its pause points among them",
             shown(&to),
-            e.id
+            e.id,
+            e.solution
         ),
         Kind::Model => format!(
             "write  your loom model in {}   (look for TODO({}))\
@@ -385,14 +398,14 @@ fn start(e: &Exercise) -> Result {
         ),
         _ => format!(
             "write  your test in {}   (look for TODO({}))\
-             \n  api    {}: one type for both versions{} (the versions: {})",
+             \n  api    {}: one type for every version{} ({} versions: correct ones, and buggy \
+             ones, among them the one with {})",
             shown(&to),
             e.id,
             e.solution,
             if e.forced { ", WINDOW and Pause" } else { "" },
-            e.versions
-                .map(|(buggy, fixed)| format!("{buggy} and {fixed}"))
-                .unwrap_or_default()
+            e.versions.len(),
+            e.shows
         ),
     };
     println!(
@@ -440,7 +453,7 @@ fn run_check(e: &Exercise, source: &str) -> Result<Captured> {
 /// Checks the student's file now and again after every save, until
 /// interrupted. The watching is `notify`'s (inotify on Linux); it watches the
 /// directory, since many editors save by writing a new file and renaming it.
-fn watch(e: &Exercise) -> Result {
+fn watch(e: &'static Exercise) -> Result {
     use notify::{RecursiveMode, Watcher};
     let path = mine(e);
     if !path.exists() {
@@ -478,7 +491,7 @@ fn watch(e: &Exercise) -> Result {
     }
 }
 
-fn check(e: &Exercise) -> Result {
+fn check(e: &'static Exercise) -> Result {
     match e.kind {
         Kind::Fix => check_fix(e),
         Kind::Catch | Kind::Find => {
@@ -658,24 +671,6 @@ fn hint(e: &Exercise, n: usize) -> Result {
 }
 
 fn solution(e: &Exercise) -> Result {
-    if e.kind == Kind::Find {
-        use std::io::Write;
-        let reference = find::module(e, "reference")?;
-        let text = format!(
-            "The solution is a reference test, the module `reference` of {} (lines {} to \
-             {}): it names the window at its top, fails on the scheduler as written every \
-             time and passes on the mended one (the module `fixed`, above it) every time.\n\n\
-             {}\n\n(The kind of bug is taught in \"{}\".) There is more than one good test.\n",
-            e.solution_file,
-            reference.lines.0,
-            reference.lines.1,
-            reference.body,
-            chapter_title(e.chapter)
-        );
-        // Written, not printed: `solution f1-find | head` must not panic.
-        let _ = std::io::stdout().lock().write_all(text.as_bytes());
-        return Ok(());
-    }
     let file = root().join(e.solution_file);
     let text = std::fs::read_to_string(&file).map_err(|err| format!("{}: {err}", shown(&file)))?;
     match e.kind {
@@ -689,9 +684,10 @@ fn solution(e: &Exercise) -> Result {
             e.solution_file, e.id
         ),
         _ => println!(
-            "The solution is a reference test, {}: it fails on the buggy version every time \
-             and passes on the fixed one every time.\n",
-            e.solution_file
+            "The solution is a reference test, {}: it fails on the version with {} every time \
+             and passes on every correct version every time. There is more than one good \
+             test.\n",
+            e.solution_file, e.shows
         ),
     }
     for line in text.lines().filter(|l| !l.contains("ANCHOR")) {
@@ -743,12 +739,14 @@ fn reset(e: &Exercise) -> Result {
 }
 
 /// Which exercises `verify` checks.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub enum Verify {
     /// Every one: what CI runs.
     All,
     /// The catch-its and find-its alone.
     Catch,
+    /// One catch-it or find-it.
+    Only(&'static Exercise),
 }
 
 /// CI's check of every exercise, both ways. A fix-it's skeleton has its
@@ -762,7 +760,7 @@ pub fn verify(which: Verify) -> Result<String> {
     let mut problems = Vec::new();
     let fixes: Vec<&Exercise> = EXERCISES
         .iter()
-        .filter(|e| e.kind == Kind::Fix && which == Verify::All)
+        .filter(|e| e.kind == Kind::Fix && matches!(which, Verify::All))
         .collect();
     for e in &fixes {
         let skeleton_text = std::fs::read_to_string(skeleton(e)).unwrap_or_default();
@@ -817,7 +815,20 @@ pub fn verify(which: Verify) -> Result<String> {
         }
     }
     let fixes_took = start.elapsed();
-    let catches = catch::verify(&mut problems)?;
+    let only = match which {
+        Verify::Only(e) if catch::graded_here(e) => Some(e),
+        Verify::Only(e) => {
+            return Err(format!(
+                "{}: `verify --only` takes a catch-it or a find-it",
+                e.name
+            ));
+        }
+        _ => None,
+    };
+    let catches = catch::verify(&mut problems, only)?;
+    if matches!(which, Verify::All | Verify::Catch) {
+        problems.extend(class::verify()?);
+    }
     let catches_took = start.elapsed() - fixes_took;
     if !problems.is_empty() {
         return Err(format!(
@@ -837,9 +848,66 @@ pub fn verify(which: Verify) -> Result<String> {
     ))
 }
 
+/// Where the page "Exercises" includes the table of versions from.
+fn versions_file() -> PathBuf {
+    root().join("book/src/generated/exercise-versions.md")
+}
+
+/// The table of every catch-it's and find-it's versions, from the list.
+pub fn versions_table() -> String {
+    let mut text = String::from(
+        "| Exercise | The bug to catch | Correct versions | Buggy versions |\n|---|---|---|---|\n",
+    );
+    for e in EXERCISES.iter().filter(|e| catch::graded_here(e)) {
+        let name = |v: &list::Version| format!("`{}`", v.name);
+        let wheats: Vec<String> = e
+            .versions
+            .iter()
+            .filter(|v| v.bug.is_none())
+            .map(name)
+            .collect();
+        let chaffs: Vec<String> = e
+            .versions
+            .iter()
+            .filter_map(|v| v.bug.map(|bug| format!("{bug} `{}`", v.name)))
+            .collect();
+        text += &format!(
+            "| `{}` | {} | {} | {} |\n",
+            key(e),
+            e.shows,
+            wheats.join(", "),
+            chaffs.join(", ")
+        );
+    }
+    text
+}
+
+/// `exercise versions`: prints the table, or writes it for the book.
+fn versions(write: bool) -> Result {
+    let table = versions_table();
+    if write {
+        let file = versions_file();
+        std::fs::write(&file, &table).map_err(|e| format!("{}: {e}", file.display()))?;
+        println!("wrote {}", shown(&file));
+    } else {
+        print!("{table}");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_books_table_of_versions_is_the_lists() {
+        let written = std::fs::read_to_string(versions_file()).unwrap_or_default();
+        assert!(
+            written == versions_table(),
+            "book/src/generated/exercise-versions.md is not the list's table: run \
+             `cargo xtask exercise versions --write`"
+        );
+    }
 
     #[test]
     fn model_rows_are_the_graders_exercises() {
@@ -909,6 +977,14 @@ mod tests {
     }
 
     #[test]
+    fn the_progress_hash_is_fnv1a_and_the_same_on_every_toolchain() {
+        // FNV-1a's published test vectors.
+        assert_eq!(hash_of(""), "fnv1a64:cbf29ce484222325");
+        assert_eq!(hash_of("a"), "fnv1a64:af63dc4c8601ec8c");
+        assert_eq!(hash_of("foobar"), "fnv1a64:85944171f73967e8");
+    }
+
+    #[test]
     fn chapters_are_named_by_their_titles() {
         assert_eq!(
             chapter_title("ch02-sleep-based.md"),
@@ -924,7 +1000,9 @@ mod tests {
             .iter()
             .filter(|e| e.kind == Kind::Catch && e.forced)
         {
-            let text = "use kit::pause::Pause;\nlet p = Pause::arm(\"x\", &name);";
+            let text = "use kit::pause::Pause;\n#[test]\nfn t() {\n    let p = Pause::arm(\"x\", &name);\n}\n";
+            let commented = "// not kit::pause::Pause, the exercise's\n#[test]\nfn t() {}\n";
+            assert!(mistakes_in(e, commented).is_empty(), "{}", e.name);
             assert_eq!(mistakes_in(e, text).len(), 1, "{}", e.name);
             let skeleton_text = std::fs::read_to_string(skeleton(e)).unwrap();
             assert!(mistakes_in(e, &skeleton_text).is_empty(), "{}", e.name);

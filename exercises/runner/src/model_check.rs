@@ -24,6 +24,7 @@
 
 use crate::cargo::{self, TestExe};
 use crate::cmd::{Cmd, Result, banner, root, secs};
+use crate::exercise::source::model_facts;
 use crate::ftf::red;
 use crate::loom;
 use std::path::{Path, PathBuf};
@@ -89,6 +90,9 @@ pub enum Mistake {
     ReadsSubject,
     /// The file sets loom's limits itself (a `loom::model::Builder`).
     OwnBound,
+    /// The file cuts executions short (`loom::stop_exploring`,
+    /// `loom::skip_branch`): a failing one may never be looked at.
+    CutsShort,
     /// Every execution passes on the racy version, and the model checks
     /// nothing.
     AssertsNothing,
@@ -112,6 +116,7 @@ impl Mistake {
             Mistake::NoModel => "no model to run",
             Mistake::ReadsSubject => "it reads the grader's choice",
             Mistake::OwnBound => "it sets loom's bound itself",
+            Mistake::CutsShort => "it cuts executions short",
             Mistake::AssertsNothing => "it checks nothing",
             Mistake::MissesRace => "it does not reach the race",
             Mistake::OtherBug => "it finds another bug",
@@ -182,6 +187,9 @@ pub const EXERCISES: &[ModelExercise] = &[
             ("fails_always", Mistake::FailsOnFixed),
             ("no_waiting_task", Mistake::MissesRace),
             ("reads_subject", Mistake::ReadsSubject),
+            ("reads_subject_aliased", Mistake::ReadsSubject),
+            ("cuts_executions_short", Mistake::CutsShort),
+            ("sets_its_own_bound", Mistake::OwnBound),
             ("waits_for_far", Mistake::DeadlocksOnFixed),
         ],
     },
@@ -453,7 +461,7 @@ fn build(targets: &[&str], model: Option<&Path>) -> Result<Vec<TestExe>> {
         "test",
         "--release",
         "--target-dir",
-        loom::TARGET_DIR,
+        &loom::target_dir(),
         "-p",
         PACKAGE,
     ]);
@@ -649,98 +657,53 @@ impl Verdict {
     }
 }
 
-/// The code of a Rust file without its comments: what the static checks
-/// read (a skeleton's TODO says `assert` in words).
-pub fn code_of(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                '\\' => out.extend(chars.next()),
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut last = ' ';
-                for c in chars.by_ref() {
-                    if last == '*' && c == '/' {
-                        break;
-                    }
-                    last = c;
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// What a model's code uses to check something: a failed assertion or a
-/// wait that never ends is all loom can report.
-const CHECKS: &[&str] = &["assert", "panic!", "unreachable!", ".wait()"];
-
-/// Whether the code checks anything.
-fn checks_something(code: &str) -> bool {
-    CHECKS.iter().any(|c| code.contains(c))
-}
-
 /// The verdicts that need no run: a file that is not a model, or that
-/// could tell the versions apart without running them.
+/// could tell the versions apart, or weaken loom, without running them.
+/// Read as Rust (`exercise::source`): a word in a comment or a string never
+/// counts.
 pub fn static_verdict(text: &str) -> Option<Verdict> {
-    let code = code_of(text);
-    if !code.contains("fn model(") || !code.contains("loom::model(") {
+    let facts = match model_facts(text) {
+        Ok(facts) => facts,
+        Err(e) => {
+            return Some(Verdict::rejected(
+                Mistake::NoModel,
+                format!("your file: {e}"),
+            ));
+        }
+    };
+    if facts.reads_env {
+        return Some(Verdict::rejected(
+            Mistake::ReadsSubject,
+            "your model reads the environment (`std::env`, under whatever name, or `env!`). \
+             The grader picks the version through it, and a model must tell the versions \
+             apart only by how they behave: take it out."
+                .to_string(),
+        ));
+    }
+    if facts.own_settings {
+        return Some(Verdict::rejected(
+            Mistake::OwnBound,
+            "your model sets loom's settings itself (`loom::model::Builder`, or a setting's \
+             name such as `preemption_bound` or `max_branches`). The grader owns them: it runs \
+             every model with the chapter's preemption bound and no other limit. Use \
+             `loom::model(|| ..)`."
+                .to_string(),
+        ));
+    }
+    if facts.skips {
+        return Some(Verdict::rejected(
+            Mistake::CutsShort,
+            "your model cuts executions short (`loom::stop_exploring` or `loom::skip_branch`): \
+             an execution loom stops exploring is never checked, so a failing assertion behind \
+             it proves nothing. The grader needs every execution: take it out."
+                .to_string(),
+        ));
+    }
+    if !facts.model_fn || !facts.loom_model {
         return Some(Verdict::rejected(
             Mistake::NoModel,
             "your file needs `#[test] fn model()` calling `loom::model(|| ..)`, as the \
              skeleton has it: the grader runs that test"
-                .to_string(),
-        ));
-    }
-    if ["env::", "env!", "environ", SUBJECT]
-        .iter()
-        .any(|t| code.contains(t))
-    {
-        return Some(Verdict::rejected(
-            Mistake::ReadsSubject,
-            "your model reads the environment. The grader picks the version through it, and \
-             a model must tell the versions apart only by how they behave: take out every \
-             `std::env` and `env!`."
-                .to_string(),
-        ));
-    }
-    if [
-        "model::Builder",
-        "preemption_bound",
-        "max_duration",
-        "max_permutations",
-        "max_branches",
-    ]
-    .iter()
-    .any(|t| code.contains(t))
-    {
-        return Some(Verdict::rejected(
-            Mistake::OwnBound,
-            "your model configures loom itself (`loom::model::Builder`). The grader sets the \
-             chapter's preemption bound; use `loom::model(|| ..)`."
                 .to_string(),
         ));
     }
@@ -813,7 +776,7 @@ fn describe_deadlock(threads: &[Thread], model: &Path) -> Vec<String> {
 
 /// The grader: what the two runs mean for this model.
 pub fn judge(e: &ModelExercise, model: &Path, text: &str, racy: &Side, fixed: &Side) -> Verdict {
-    let code = code_of(text);
+    let checks = model_facts(text).is_ok_and(|f| f.checks);
     let mut says = Vec::new();
     let mut mistake = None;
     let mut reject = |m: Mistake, s: String, mistake: &mut Option<Mistake>| {
@@ -867,7 +830,7 @@ pub fn judge(e: &ModelExercise, model: &Path, text: &str, racy: &Side, fixed: &S
     }
     // The racy version: loom must find the race.
     match &racy.outcome {
-        Outcome::Passed if checks_something(&code) => reject(
+        Outcome::Passed if checks => reject(
             Mistake::MissesRace,
             format!(
                 "passes on the racy version ({}): your model does not reach the race (more \
@@ -1210,16 +1173,6 @@ mod tests {
     }
 
     #[test]
-    fn comments_are_not_code() {
-        let text =
-            "// assert! here is a word\nlet s = \"// not a comment\"; /* assert */ x.wait();\n";
-        let code = code_of(text);
-        assert!(!code.contains("assert"));
-        assert!(code.contains("\"// not a comment\""));
-        assert!(code.contains("x.wait()"));
-    }
-
-    #[test]
     fn static_checks_name_their_mistake() {
         let model = "#[test]\nfn model() {\n    loom::model(|| {});\n}\n";
         assert!(static_verdict(model).is_none());
@@ -1241,6 +1194,22 @@ mod tests {
             static_verdict(&bound).and_then(|v| v.mistake),
             Some(Mistake::OwnBound)
         );
+        let aliased =
+            format!("use std::env as e;\n{model}fn racy() -> bool {{ e::var(\"X\").is_ok() }}");
+        assert_eq!(
+            static_verdict(&aliased).and_then(|v| v.mistake),
+            Some(Mistake::ReadsSubject)
+        );
+        let hidden = model.replace(
+            "loom::model(|| {})",
+            "loom::model(|| { loom::stop_exploring(); assert!(false); })",
+        );
+        assert_eq!(
+            static_verdict(&hidden).and_then(|v| v.mistake),
+            Some(Mistake::CutsShort)
+        );
+        let comment = format!("// EXERCISE_MODEL_SUBJECT: std::env::var would read it\n{model}");
+        assert!(static_verdict(&comment).is_none());
     }
 
     fn side(outcome: Outcome) -> Side {

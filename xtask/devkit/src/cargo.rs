@@ -126,6 +126,7 @@ fn member_order(manifest: &str) -> Vec<String> {
 }
 
 /// A test executable cargo built.
+#[derive(Clone)]
 pub struct TestExe {
     /// The package it belongs to.
     pub package: String,

@@ -14,12 +14,24 @@ use std::time::{Duration, Instant};
 /// Every xtask failure is a message for the person reading the log.
 pub type Result<T = ()> = std::result::Result<T, String>;
 
-/// The workspace root (the parent of this crate's directory).
+/// The workspace root (this crate sits in `xtask/devkit/`).
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask sits inside the workspace")
+        .ancestors()
+        .nth(2)
+        .expect("devkit sits two levels inside the workspace")
         .to_path_buf()
+}
+
+/// Where cargo builds: `CARGO_TARGET_DIR` when it is set (relative to the
+/// workspace root when relative, as cargo reads it from the root), the
+/// workspace's `target/` otherwise. Everything the automation writes
+/// there (captures, loom's builds, the catch-its' runs) goes under it.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => root().join(dir),
+        None => root().join("target"),
+    }
 }
 
 /// The cargo that runs us (`$CARGO`), or `cargo` from the `PATH`.
@@ -163,7 +175,7 @@ impl Cmd {
     pub fn capture(&self, limit: Duration) -> Result<Captured> {
         // A file, not a pipe: a killed `cargo test` may leave its test
         // binary holding a pipe open, and a file needs no reader thread.
-        let dir = root().join("target").join("xtask");
+        let dir = target_dir().join("xtask");
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join(format!("capture-{}-{}.log", std::process::id(), unique()));
         let file = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -1,26 +1,29 @@
 //! Catch-it and find-it exercises: the student's test built into the
-//! `exercises` crate's `catch` target, graded against both versions
-//! ([`grade`](super::grade)); and CI's proof that the grader is honest,
-//! both ways: each exercise's reference test is caught, and each wrong
-//! test (one that sleeps and hopes, one that fails always, one that asserts
-//! nothing, one that catches another bug, ...) is rejected for the reason
-//! its `// verdict:` line names.
+//! `exercises-catch` crate's `catch` target once per version of the timer,
+//! and graded against every version ([`grade`](super::grade)); and CI's
+//! proof that the grader is honest, both ways: each exercise's reference
+//! test is caught, and each wrong test (one that sleeps and hopes, one that
+//! fails always, one that asserts nothing, one that catches another bug,
+//! one that leans on how one correct timer is built, one that reads its own
+//! executable, ...) is rejected for the reason its `// verdict:` line
+//! names.
 
-use super::grade::{self, Grade, RUNS, Subject, Verdict};
-use super::{EXERCISES, Exercise, Kind, find, hints, hints_file, mine, shown, skeleton};
-use crate::cargo::{self, TestExe};
+use super::grade::{self, Builds, Grade, RUNS, Role, Subject, Verdict};
+use super::{EXERCISES, Exercise, Kind, hints, hints_file, mine, shown, skeleton};
+use crate::cargo;
 use crate::cmd::{Cmd, Result, banner, root, secs};
 use crate::ftf::red;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// How many runs on each side CI gives a wrong test or a skeleton: enough
-/// for each to meet every setup (loaded or not, shaken or not); the
-/// reference test gets a student's full [`RUNS`].
+/// How many runs on the named bug's version CI gives a wrong test or a
+/// skeleton: enough for each to meet every setup (loaded or not, shaken or
+/// not); the reference test gets a student's full [`RUNS`].
 const VERIFY_RUNS: usize = 4;
 
-/// The wrong tests every catch-it has, `wrong/<name>/<which>.rs`: the
-/// near-misses a grader must not be fooled by.
+/// The wrong tests every catch-it and find-it has,
+/// `exercises/wrong/<name>/<which>.rs`: the near-misses a grader must not be
+/// fooled by.
 pub const STANDARD_WRONG: [&str; 4] = [
     "sleeps_and_hopes",
     "fails_always",
@@ -28,26 +31,23 @@ pub const STANDARD_WRONG: [&str; 4] = [
     "other_bug",
 ];
 
-/// The name the exercises' API gives the window, in messages.
-const POINT: &str = "WINDOW";
+/// How many correct and how many buggy versions each exercise has at least.
+const AT_LEAST: usize = 3;
 
 /// Where a test must hold a thread, in messages: a catch-it's `WINDOW`; a
-/// find-it names no window, and any of its pause points may be in it.
-fn point(e: &Exercise) -> &'static str {
+/// find-it names no window, and any of its pause points may be in it; a
+/// bug with no race in it (the row's `forced` is false) has none.
+pub fn point(e: &Exercise) -> Option<&'static str> {
     match e.kind {
-        Kind::Find => "one of its pause points",
-        _ => POINT,
+        _ if !e.forced => None,
+        Kind::Find => Some("one of its pause points"),
+        _ => Some("WINDOW"),
     }
 }
 
-/// Judges `e`'s runs: a race's test must hold a thread at its window; a
-/// test of a bug with no race in it (the row's `forced` is false) need not.
+/// Judges `e`'s runs.
 fn judge(e: &Exercise, runs: &[grade::Run]) -> Grade {
-    if e.forced {
-        grade::judge(runs, point(e))
-    } else {
-        grade::judge_unforced(runs)
-    }
+    grade::judge(runs, e.versions, e.shows, point(e))
 }
 
 /// Whether this grader judges `e`: catch-its and find-its.
@@ -55,21 +55,21 @@ pub fn graded_here(e: &Exercise) -> bool {
     matches!(e.kind, Kind::Catch | Kind::Find)
 }
 
-/// A catch-it's reference test, from the workspace root.
+/// An exercise's reference test, from the workspace root.
 pub fn reference(e: &Exercise) -> PathBuf {
     PathBuf::from(e.solution_file)
 }
 
-/// A catch-it's wrong tests, `(which, file from the workspace root)`, sorted;
-/// a find-it's are modules of its one file.
+/// An exercise's wrong tests, `(which, file from the workspace root)`,
+/// sorted.
 pub fn wrong_tests(e: &Exercise) -> Vec<(String, PathBuf)> {
-    if e.kind == Kind::Find {
-        return find::wrong_tests(e)
-            .into_iter()
-            .map(|(which, _)| (which, find::file(e)))
-            .collect();
-    }
-    let dir = Path::new("exercises").join("wrong").join(e.name);
+    tests_in("wrong", e)
+}
+
+/// An exercise's tests in `exercises/<kind>/<name>/`: `wrong` ones, which
+/// the grader must reject, and other `right` ones, which it must accept.
+fn tests_in(kind: &str, e: &Exercise) -> Vec<(String, PathBuf)> {
+    let dir = Path::new("exercises").join(kind).join(e.name);
     let Ok(entries) = std::fs::read_dir(root().join(&dir)) else {
         return Vec::new();
     };
@@ -103,56 +103,86 @@ pub fn declared(text: &str) -> Result<Vec<Verdict>> {
         .collect()
 }
 
-/// Whether a test reads which version it runs against, instead of telling
-/// them apart by what they do.
-pub fn reads_the_side(text: &str) -> bool {
-    [
-        "EXERCISE_SIDE",
-        "EXERCISE_RECORD",
-        "EXERCISE_SHAKE",
-        "SIDE_VAR",
-        // What a find-it's API builds its version by.
-        "side()",
-        "Side::",
-    ]
-    .iter()
-    .any(|v| text.contains(v))
+/// Builds the `catch` target once per slot, `slots` of them: with
+/// `student`'s test alone (`Mine`), or with every exercise's skeleton,
+/// reference, wrong and right tests (`All`), or one exercise's (`Only`). One build at a time (cargo locks the target
+/// directory anyway); each after the first compiles only the exercises
+/// crate and the test. A compile error shows as cargo prints it.
+pub fn build(tests: Tests, slots: usize) -> Result<Builds> {
+    let mut builds = Builds::new();
+    for slot in 0..slots {
+        builds.add(build_slot(tests, slot)?)?;
+    }
+    Ok(builds)
 }
 
-/// Builds the `catch` target: with `student`'s test alone, or (`None`) with
-/// every catch-it's skeleton, reference and wrong tests. A compile error
-/// shows as cargo prints it.
-pub fn build(student: Option<&Exercise>) -> Result<TestExe> {
+/// One slot's build of the `catch` target.
+pub fn build_slot(tests: Tests, slot: usize) -> Result<crate::cargo::TestExe> {
     let packages = cargo::workspace()?;
-    let mut build = Cmd::cargo(&[
-        "test",
-        "-p",
-        "exercises",
-        "--features",
-        "check",
-        "--test",
-        "catch",
-        "--no-run",
-        "--message-format=json",
-    ]);
-    if let Some(e) = student {
-        build = build
-            .env("EXERCISE_CHECK", e.name)
-            .env("EXERCISE_SOURCE", "mine");
+    {
+        let features = match slot {
+            0 => "check".to_string(),
+            k => format!("check,exercises/slot-{k}"),
+        };
+        let mut build = Cmd::cargo(&[
+            "test",
+            "-p",
+            "exercises-catch",
+            "--features",
+            &features,
+            "--test",
+            "catch",
+            "--no-run",
+            "--message-format=json",
+        ]);
+        match tests {
+            Tests::Mine(e) => build = build.env("EXERCISE_MINE", e.name),
+            Tests::Only(e) => build = build.env("EXERCISE_ONLY", e.name),
+            Tests::Class { manifest, chaffs } => {
+                build = build.env("EXERCISE_MANIFEST", &manifest.to_string_lossy());
+                if let Some(chaffs) = chaffs {
+                    build = build.env("EXERCISE_CHAFFS", &chaffs.to_string_lossy());
+                }
+            }
+            Tests::All => {}
+        }
+        // Linked at once by the caller: another build of the same slot
+        // (another check) may replace cargo's file before this one runs.
+        cargo::test_executables(build, &packages)?
+            .into_iter()
+            .find(|x| x.target == "catch")
+            .ok_or_else(|| "the build made no `catch` test executable".to_string())
     }
-    cargo::test_executables(build, &packages)?
-        .into_iter()
-        .find(|x| x.target == "catch")
-        .ok_or_else(|| "the build made no `catch` test executable".to_string())
+}
+
+/// Which tests a build of the `catch` target holds.
+#[derive(Clone, Copy)]
+pub enum Tests<'a> {
+    /// The student's test of one exercise.
+    Mine(&'static Exercise),
+    /// One exercise's skeleton, reference, wrong and right tests.
+    Only(&'static Exercise),
+    /// Every exercise's.
+    All,
+    /// A class's tests, as a manifest names them (`exercises/catch/build.rs`),
+    /// and a teacher's own chaffs.
+    Class {
+        /// The manifest: `<exercise> <module> <path>` a line.
+        manifest: &'a Path,
+        /// The teacher's chaffs, `<dir>/<exercise>/*.rs`.
+        chaffs: Option<&'a Path>,
+    },
 }
 
 /// The subject of one module of the target: its tests, by their full names.
-fn subject(names: &[String], e: &Exercise, module: &str, file: PathBuf, runs: usize) -> Subject {
+pub fn subject(
+    names: &[String],
+    e: &Exercise,
+    module: &str,
+    file: PathBuf,
+    runs: usize,
+) -> Subject {
     let prefix = format!("{}::{module}::", e.name);
-    // A find-it's tests share its file: each owns its module's lines.
-    let lines = (e.kind == Kind::Find && module != "mine")
-        .then(|| find::module(e, module).ok().map(|m| m.lines))
-        .flatten();
     Subject {
         module: format!("{}::{module}", e.name),
         tests: names
@@ -161,18 +191,31 @@ fn subject(names: &[String], e: &Exercise, module: &str, file: PathBuf, runs: us
             .cloned()
             .collect(),
         file,
-        lines,
         runs,
+        roles: grade::roles(e.versions, e.shows),
     }
 }
 
+/// How many correct and buggy versions `e` has, in words.
+fn counted(e: &Exercise) -> String {
+    let roles = grade::roles(e.versions, e.shows);
+    let wheats = roles.iter().filter(|r| **r == Role::Wheat).count();
+    format!(
+        "{} versions of the timer ({wheats} correct, {} with a bug)",
+        roles.len(),
+        roles.len() - wheats
+    )
+}
+
 /// `cargo xtask exercise check` for a catch-it or find-it exercise.
-pub fn check(e: &Exercise) -> Result<Grade> {
+pub fn check(e: &'static Exercise) -> Result<Grade> {
     let started = mine(e).exists();
-    let (exe, module, file) = if started {
-        let exe = build(Some(e))
+    let slots = e.versions.len();
+    let t = Instant::now();
+    let (builds, module, file) = if started {
+        let builds = build(Tests::Mine(e), slots)
             .map_err(|err| format!("{err}\n{} does not compile yet", shown(&mine(e))))?;
-        (exe, "mine", mine(e))
+        (builds, "mine", mine(e))
     } else {
         println!(
             "You have not started {} yet: checking the skeleton. `cargo xtask exercise start {}` \
@@ -180,46 +223,37 @@ pub fn check(e: &Exercise) -> Result<Grade> {
             e.name,
             super::key(e)
         );
-        (build(None)?, "skeleton", skeleton(e))
+        (build(Tests::Only(e), slots)?, "skeleton", skeleton(e))
     };
-    let text = if e.kind == Kind::Find && !started {
-        find::skeleton_text(e)?
-    } else {
-        std::fs::read_to_string(&file).map_err(|err| format!("{}: {err}", shown(&file)))?
-    };
-    if reads_the_side(&text) {
-        return Err(format!(
-            "{} reads which version it runs against (an EXERCISE_ variable): a test must \
-             tell the versions apart by what the timer does",
-            shown(&file)
-        ));
-    }
+    let built = t.elapsed();
     let relative = file.strip_prefix(root()).unwrap_or(&file).to_path_buf();
-    let names = cargo::default_tests(&exe)?;
+    let names = builds.tests()?;
     let subject = subject(&names, e, module, relative, RUNS);
     if subject.tests.is_empty() {
-        return Err(format!("{} has no `#[test]` function yet", shown(&file)));
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        return Err(super::source::no_test_why(&text, &shown(&file)));
     }
+    let n = grade::setups(&subject.roles, RUNS).len();
     println!(
-        "\nRunning {} {} times against each version, {} of them with every core busy...",
+        "\nRunning {} against {} ({n} runs, part of them with every core busy)...",
         if subject.tests.len() == 1 {
             "your test".to_string()
         } else {
             format!("your {} tests", subject.tests.len())
         },
-        RUNS,
-        RUNS / 2
+        counted(e),
     );
     let t = Instant::now();
-    let runs = grade::run_all(&exe, std::slice::from_ref(&subject))?.remove(0);
+    let runs = grade::run_all(&builds, std::slice::from_ref(&subject), None)?.remove(0);
     let grade = judge(e, &runs);
     let longest = runs.iter().map(|r| r.took).max().unwrap_or_default();
     println!(
-        "({} runs in {}, the longest {}{})",
+        "({} runs in {}, the longest {}, after a build of {}{})",
         runs.len(),
         secs(t.elapsed()),
         secs(longest),
-        if runs.len() < 2 * RUNS {
+        secs(built),
+        if runs.len() < n {
             "; none under load: it hung already"
         } else {
             ""
@@ -236,43 +270,74 @@ pub struct Verified {
     pub rejected: usize,
 }
 
-/// CI's check of every catch-it and find-it exercise, both ways. Adds
-/// every problem to `problems`.
-pub fn verify(problems: &mut Vec<String>) -> Result<Verified> {
-    let rows: Vec<&Exercise> = EXERCISES.iter().filter(|e| graded_here(e)).collect();
+/// One test `verify` grades: its exercise, what it is, the verdicts it
+/// must get, its subject.
+struct Planned<'a> {
+    e: &'a Exercise,
+    what: String,
+    expect: Vec<Verdict>,
+    subject: Subject,
+}
+
+/// CI's check of every catch-it and find-it exercise (or of `only`), both
+/// ways. Adds every problem to `problems`.
+pub fn verify(problems: &mut Vec<String>, only: Option<&'static Exercise>) -> Result<Verified> {
+    let rows: Vec<&Exercise> = EXERCISES
+        .iter()
+        .filter(|e| graded_here(e) && only.is_none_or(|o| o.name == e.name))
+        .collect();
     banner(&format!(
-        "catch it, both ways: {} exercises' reference tests caught, their wrong tests rejected \
-         for the right reason",
+        "catch it, both ways: {} exercises' reference tests caught on every version, their \
+         wrong tests rejected for the right reason",
         rows.len()
     ));
     for e in &rows {
         problems.extend(files_problems(e));
     }
+    let slots = rows.iter().map(|e| e.versions.len()).max().unwrap_or(1);
     let t = Instant::now();
-    let exe = build(None)?;
+    let builds = build(only.map_or(Tests::All, Tests::Only), slots)?;
     let built = t.elapsed();
-    let names = cargo::default_tests(&exe)?;
-    // (exercise, what, the verdicts it must get, its subject)
-    let mut plan: Vec<(&Exercise, String, Vec<Verdict>, Subject)> = Vec::new();
+    let names = builds.tests()?;
+    let mut plan: Vec<Planned> = Vec::new();
     for e in &rows {
-        plan.push((
-            e,
+        let mut add = |what: String, module: &str, expect, file, runs| {
+            plan.push(Planned {
+                e,
+                what,
+                expect,
+                subject: subject(&names, e, module, file, runs),
+            });
+        };
+        add(
             "reference".into(),
+            "reference",
             vec![Verdict::Caught],
-            subject(&names, e, "reference", reference(e), RUNS),
-        ));
-        plan.push((
-            e,
+            reference(e),
+            RUNS,
+        );
+        add(
             "skeleton".into(),
+            "skeleton",
             vec![Verdict::NeverHeld, Verdict::MissesTheBug],
-            subject(&names, e, "skeleton", skeleton_relative(e), VERIFY_RUNS),
-        ));
+            skeleton_relative(e),
+            VERIFY_RUNS,
+        );
+        for (which, file) in tests_in("right", e) {
+            let module = format!("right_{which}");
+            add(
+                format!("right: {which}"),
+                &module,
+                vec![Verdict::Caught],
+                file,
+                RUNS,
+            );
+        }
         for (which, file) in wrong_tests(e) {
-            let text = wrong_text(e, &which, &file);
+            let text = std::fs::read_to_string(root().join(&file)).unwrap_or_default();
             let Ok(expect) = declared(&text) else {
                 continue; // files_problems named it
             };
-            let module = format!("wrong_{which}");
             // A test that catches by luck must be told so on every CI run:
             // with 4 runs a side one that catches half the time reads
             // "caught" one run in sixteen; with a student's 10, one in a
@@ -282,72 +347,78 @@ pub fn verify(problems: &mut Vec<String>) -> Result<Verified> {
             } else {
                 VERIFY_RUNS
             };
-            plan.push((
-                e,
-                module.clone(),
-                expect,
-                subject(&names, e, &module, file, runs),
-            ));
+            let module = format!("wrong_{which}");
+            add(which, &module, expect, file, runs);
         }
     }
-    for (e, what, _, s) in &plan {
-        if s.tests.is_empty() {
-            problems.push(format!("{}: {what} has no #[test]", e.name));
+    for p in &plan {
+        if p.subject.tests.is_empty() {
+            problems.push(format!("{}: {} has no #[test]", p.e.name, p.what));
         }
     }
-    plan.retain(|(_, _, _, s)| !s.tests.is_empty());
-    let subjects: Vec<Subject> = plan.iter().map(|(_, _, _, s)| clone_subject(s)).collect();
+    plan.retain(|p| !p.subject.tests.is_empty());
+    let subjects: Vec<Subject> = plan.iter().map(|p| clone_subject(&p.subject)).collect();
     let t = Instant::now();
-    let all_runs = grade::run_all(&exe, &subjects)?;
+    let all_runs = grade::run_all(&builds, &subjects, None)?;
     let ran = t.elapsed();
 
-    // On the buggy version: failed, and caught (failed by its own
-    // assertion, a thread held); on the fixed version: passed.
-    println!(
-        "\n  {:<22} {:<26} {:<28} {:<15} {:>6} {:>6} {:>6}",
-        "exercise", "test", "must get", "got", "failed", "caught", "passed"
-    );
     let mut rejected = 0;
-    for ((e, what, expect, _), runs) in plan.iter().zip(&all_runs) {
-        let grade = judge(e, runs);
-        let must: Vec<&str> = expect.iter().map(|v| v.word()).collect();
-        let ok = expect.contains(&grade.verdict);
+    let mut last = "";
+    for (p, runs) in plan.iter().zip(&all_runs) {
+        if p.e.name != last {
+            last = p.e.name;
+            print_versions(p.e);
+        }
+        let grade = judge(p.e, runs);
+        let must: Vec<&str> = p.expect.iter().map(|v| v.word()).collect();
+        let ok = p.expect.contains(&grade.verdict);
         if ok && grade.verdict != Verdict::Caught {
             rejected += 1;
         }
         println!(
-            "  {:<22} {:<26} {:<28} {:<15} {:>6} {:>6} {:>6}{}",
-            e.name,
-            what,
+            "    {:<30} {:<34} {:<16} {:>6} {:>6}{}",
+            p.what,
             must.join(" | "),
             grade.verdict.word(),
-            format!("{}/{}", grade.failed.0, grade.failed.1),
             format!("{}/{}", grade.caught.0, grade.caught.1),
             format!("{}/{}", grade.passed.0, grade.passed.1),
             if ok { "" } else { "   <-- WRONG" }
         );
+        let why = if grade.verdict == Verdict::Caught {
+            grade::thoroughness(&grade)
+        } else {
+            grade.reasons[0].clone()
+        };
+        if !why.is_empty() {
+            println!("      {}", first_sentence(&why));
+        }
         if !ok {
             problems.push(format!(
-                "{}: the check gives {what} `{}`, not {}: {}",
-                e.name,
+                "{}: the check gives {} `{}`, not {}: {}",
+                p.e.name,
+                p.what,
                 grade.verdict.word(),
                 must.join(" or "),
                 grade.reasons.join(" / ")
             ));
-        } else if what == "reference"
-            && !grade.red.as_deref().is_some_and(|m| m.starts_with(e.shows))
+        } else if p.expect == [Verdict::Caught]
+            && !grade
+                .red
+                .as_deref()
+                .is_some_and(|m| m.starts_with(p.e.shows))
         {
             problems.push(format!(
                 "{}: the reference test's red message does not start with {}: {:?}",
-                e.name, e.shows, grade.red
+                p.e.name, p.e.shows, grade.red
             ));
         }
     }
     println!(
-        "\ncatch it: {} tests graded in {} ({} runs), after a build of {}",
+        "\ncatch it: {} tests graded in {} ({} runs), after {} builds in {}",
         plan.len(),
         secs(ran),
         all_runs.iter().map(Vec::len).sum::<usize>(),
+        slots,
         secs(built)
     );
     Ok(Verified {
@@ -356,66 +427,68 @@ pub fn verify(problems: &mut Vec<String>) -> Result<Verified> {
     })
 }
 
+/// An exercise's versions, and the header of its tests' table.
+fn print_versions(e: &Exercise) {
+    println!("\n  {} ({}):", e.name, counted(e));
+    for (v, role) in e.versions.iter().zip(grade::roles(e.versions, e.shows)) {
+        let what = match role {
+            Role::Wheat => "correct".to_string(),
+            Role::Named => format!("{}, the named bug", v.bug.unwrap_or("?")),
+            Role::Other => format!("{}, another bug", v.bug.unwrap_or("?")),
+        };
+        println!("    version {:<20} {:<22} {}", v.name, what, v.file);
+    }
+    println!(
+        "    {:<30} {:<34} {:<16} {:>6} {:>6}",
+        "test", "must get", "got", "caught", "passed"
+    );
+}
+
+/// A reason's first sentence, for a table's line.
+fn first_sentence(text: &str) -> &str {
+    let end = text.find(". ").map_or(text.len(), |i| i + 1);
+    &text[..end]
+}
+
 fn clone_subject(s: &Subject) -> Subject {
     Subject {
         module: s.module.clone(),
         tests: s.tests.clone(),
         file: s.file.clone(),
-        lines: s.lines,
         runs: s.runs,
+        roles: s.roles.clone(),
     }
-}
-
-/// A wrong test's text: its file, or a find-it's module.
-fn wrong_text(e: &Exercise, which: &str, file: &Path) -> String {
-    if e.kind == Kind::Find {
-        return find::module(e, &format!("wrong_{which}"))
-            .map(|m| m.body)
-            .unwrap_or_default();
-    }
-    std::fs::read_to_string(root().join(file)).unwrap_or_default()
 }
 
 fn skeleton_relative(e: &Exercise) -> PathBuf {
-    if e.kind == Kind::Find {
-        return find::file(e);
-    }
     Path::new("exercises")
         .join("skeletons")
         .join(format!("{}.rs", e.name))
 }
 
-/// What a catch-it must have besides its tests passing: the skeleton's
-/// `TODO`, hints, both versions' files, a reference test, the standard wrong
-/// tests, each declaring its verdict.
+/// What a catch-it or find-it must have besides its tests passing: the
+/// skeleton's `TODO`, hints (a find-it's are optional: an exam has none),
+/// at least three correct and three buggy versions (the first correct, the
+/// named bug among them), each version's file, a reference test, the
+/// standard wrong tests, each declaring its verdict.
 fn files_problems(e: &Exercise) -> Vec<String> {
-    if e.kind == Kind::Find {
-        return find_problems(e);
-    }
     let mut problems = Vec::new();
     let text = std::fs::read_to_string(skeleton(e)).unwrap_or_default();
     if !text.contains(&format!("TODO({})", e.id)) {
         problems.push(format!("{}: the skeleton has no `TODO({})`", e.name, e.id));
     }
-    match hints(e) {
-        Ok(h) if h.len() >= 2 => {}
-        Ok(h) => problems.push(format!(
-            "{}: {} hint(s); give at least two",
-            e.name,
-            h.len()
-        )),
-        Err(err) => problems.push(err),
-    }
-    match e.versions {
-        Some((buggy, fixed)) => {
-            for file in [buggy, fixed] {
-                if !root().join(file).exists() {
-                    problems.push(format!("{}: no version file {file}", e.name));
-                }
-            }
+    if e.kind == Kind::Catch || hints_file(e).exists() {
+        match hints(e) {
+            Ok(h) if h.len() >= 2 => {}
+            Ok(h) => problems.push(format!(
+                "{}: {} hint(s); give at least two",
+                e.name,
+                h.len()
+            )),
+            Err(err) => problems.push(err),
         }
-        None => problems.push(format!("{}: a catch-it names its two versions", e.name)),
     }
+    problems.extend(versions_problems(e));
     if !root().join(reference(e)).exists() {
         problems.push(format!("{}: no reference test {}", e.name, e.solution_file));
     }
@@ -437,43 +510,50 @@ fn files_problems(e: &Exercise) -> Vec<String> {
     problems
 }
 
-/// What a find-it's one file must hold: the modules `skeleton` (with its
-/// `TODO`), `reference` and the standard wrong tests, each declaring its
-/// verdict. Hints are its own file, and optional: an exam has none.
-fn find_problems(e: &Exercise) -> Vec<String> {
+/// What an exercise's list of versions must be.
+fn versions_problems(e: &Exercise) -> Vec<String> {
     let mut problems = Vec::new();
-    match find::skeleton_text(e) {
-        Ok(text) if text.contains(&format!("TODO({})", e.id)) => {}
-        Ok(_) => problems.push(format!("{}: the skeleton has no `TODO({})`", e.name, e.id)),
-        Err(err) => problems.push(err),
+    let roles = grade::roles(e.versions, e.shows);
+    let count = |want: Role| roles.iter().filter(|r| **r == want).count();
+    if roles.first() != Some(&Role::Wheat) {
+        problems.push(format!(
+            "{}: its first version (the default build) must be a correct one",
+            e.name
+        ));
     }
-    if let Err(err) = find::module(e, "reference") {
-        problems.push(err);
+    if count(Role::Named) != 1 {
+        problems.push(format!(
+            "{}: {} versions have {}, the bug it names; one must",
+            e.name,
+            count(Role::Named),
+            e.shows
+        ));
     }
-    if hints_file(e).exists() {
-        match hints(e) {
-            Ok(h) if h.len() >= 2 => {}
-            Ok(h) => problems.push(format!(
-                "{}: {} hint(s); give at least two",
-                e.name,
-                h.len()
-            )),
-            Err(err) => problems.push(err),
-        }
+    if count(Role::Wheat) < AT_LEAST || count(Role::Named) + count(Role::Other) < AT_LEAST {
+        problems.push(format!(
+            "{}: {} correct and {} buggy versions; give at least {AT_LEAST} of each",
+            e.name,
+            count(Role::Wheat),
+            count(Role::Named) + count(Role::Other)
+        ));
     }
-    let wrong = find::wrong_tests(e);
-    for standard in STANDARD_WRONG {
-        if !wrong.iter().any(|(which, _)| which == standard) {
+    if e.versions.len() > super::list::SLOTS {
+        problems.push(format!(
+            "{}: {} versions, more than the {} slots",
+            e.name,
+            e.versions.len(),
+            super::list::SLOTS
+        ));
+    }
+    for (i, v) in e.versions.iter().enumerate() {
+        if !root().join(v.file).exists() {
             problems.push(format!(
-                "{}: no wrong test `mod wrong_{standard}` in {}",
-                e.name,
-                find::file(e).display()
+                "{}: no file {} for version {}",
+                e.name, v.file, v.name
             ));
         }
-    }
-    for (which, module) in &wrong {
-        if let Err(err) = declared(&module.body) {
-            problems.push(format!("{}: wrong test {which}: {err}", e.name));
+        if e.versions[..i].iter().any(|w| w.name == v.name) {
+            problems.push(format!("{}: two versions are named {}", e.name, v.name));
         }
     }
     problems
@@ -495,6 +575,10 @@ pub fn print(e: &Exercise, grade: &Grade) {
                 );
             }
         }
+        let more = grade::thoroughness(grade);
+        if !more.is_empty() {
+            println!("\n  {more}");
+        }
         return;
     }
     for (i, reason) in grade.reasons.iter().enumerate() {
@@ -506,8 +590,9 @@ pub fn print(e: &Exercise, grade: &Grade) {
         println!("  {text}\n");
     }
     println!(
-        "  (caught on the buggy version {} of {} times; passed on the fixed version {} of {})",
-        grade.caught.0, grade.caught.1, grade.passed.0, grade.passed.1
+        "  (caught on the version with {} {} of {} times; passed on the correct versions {} of \
+         {} times)",
+        e.shows, grade.caught.0, grade.caught.1, grade.passed.0, grade.passed.1
     );
 }
 
@@ -530,13 +615,7 @@ mod tests {
     }
 
     #[test]
-    fn a_test_that_reads_the_side_is_known() {
-        assert!(reads_the_side("std::env::var(\"EXERCISE_SIDE\")"));
-        assert!(!reads_the_side("let timer = Timer::new(&name);"));
-    }
-
-    #[test]
-    fn every_catch_it_has_its_files_and_wrong_tests() {
+    fn every_catch_it_and_find_it_has_its_files_versions_and_wrong_tests() {
         for e in EXERCISES.iter().filter(|e| graded_here(e)) {
             assert_eq!(files_problems(e), Vec::<String>::new(), "{}", e.name);
         }

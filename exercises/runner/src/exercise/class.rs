@@ -127,7 +127,10 @@ pub fn grade_class(dir: &Path, chaffs: Option<&Path>) -> Result<Table> {
     let _ = std::fs::remove_file(&manifest);
     println!("(built in {})", secs(t.elapsed()));
     let names = builds.tests()?;
-    let graded: Vec<&Entry> = entries.iter().filter(|x| !broken.contains(&x.file)).collect();
+    let graded: Vec<&Entry> = entries
+        .iter()
+        .filter(|x| !broken.contains(&x.file))
+        .collect();
     let subjects: Vec<grade::Subject> = graded
         .iter()
         .map(|x| {
@@ -147,20 +150,54 @@ pub fn grade_class(dir: &Path, chaffs: Option<&Path>) -> Result<Table> {
     let mut cells: Vec<(String, &'static Exercise, Cell)> = Vec::new();
     for student in &students {
         for e in &exercises {
-            let entry = entries.iter().find(|x| &x.student == student && x.e.name == e.name);
+            let entry = entries
+                .iter()
+                .find(|x| &x.student == student && x.e.name == e.name);
             let cell = match entry {
                 None => Cell::Absent,
                 Some(x) if broken.contains(&x.file) => Cell::Broken,
                 Some(x) => {
-                    let i = graded.iter().position(|g| g.file == x.file).expect("graded");
+                    let i = graded
+                        .iter()
+                        .position(|g| g.file == x.file)
+                        .expect("graded");
                     let point = catch::point(e);
-                    Cell::Graded(grade::judge(&runs[i], versions_of(&versions, e), e.shows, point))
+                    Cell::Graded(grade::judge(
+                        &runs[i],
+                        versions_of(&versions, e),
+                        e.shows,
+                        point,
+                    ))
                 }
             };
             cells.push((student.clone(), e, cell));
         }
     }
     Ok(table(&students, &exercises, &cells))
+}
+
+/// CI's proof of class mode: the made-up class of `exercises/class/`
+/// (an honest student, one whose test probes the lock, one whose test reads
+/// the environment; a teacher's chaff) graded, and the table compared with
+/// the one kept beside them, `exercises/class/grades.md`. Returns the
+/// problems.
+pub fn verify() -> Result<Vec<String>> {
+    crate::cmd::banner("grading a class: three made-up students and a teacher's chaff");
+    let dir = crate::cmd::root().join("exercises/class");
+    let table = grade_class(&dir.join("students"), Some(&dir.join("chaffs")))?;
+    println!("{}", table.markdown);
+    let kept = dir.join("grades.md");
+    let expected = std::fs::read_to_string(&kept).unwrap_or_default();
+    if expected == table.markdown {
+        Ok(Vec::new())
+    } else {
+        Ok(vec![format!(
+            "the class's table is not {}: a grader that changed its verdicts on the made-up \
+             students (or a table whose shape changed: then write the new one there, after \
+             reading it)",
+            kept.display()
+        )])
+    }
 }
 
 /// The students: the folders of `dir`, sorted.
@@ -207,7 +244,8 @@ fn with_chaffs(e: &Exercise, chaffs: Option<&Path>) -> Result<Vec<Version>> {
         .collect();
     files.sort();
     for file in files {
-        let text = std::fs::read_to_string(&file).map_err(|err| format!("{}: {err}", file.display()))?;
+        let text =
+            std::fs::read_to_string(&file).map_err(|err| format!("{}: {err}", file.display()))?;
         let bug = text
             .lines()
             .find_map(|l| l.trim().strip_prefix("// chaff:"))
@@ -260,7 +298,10 @@ fn build_class(
                 broken.push(x.file.clone());
             }
         }
-        let fine: Vec<&Entry> = all.into_iter().filter(|x| !broken.contains(&x.file)).collect();
+        let fine: Vec<&Entry> = all
+            .into_iter()
+            .filter(|x| !broken.contains(&x.file))
+            .collect();
         write(&fine)?;
     }
     let mut builds = Builds::new();

@@ -79,7 +79,10 @@ mod tests {
     fn statements_are_tokens_without_comments_or_strings() {
         let text = "fn take() {\n    // let _ = token.block_on(w)?;\n    let _ = token.block_on(\n        w, // here\n    )?;\n    let s = \"kit::pause::Pause\";\n}\n";
         let found = statements(text).unwrap();
-        assert!(found.contains(&"let_=token.block_on(w,)?;".to_string()), "{found:?}");
+        assert!(
+            found.contains(&"let_=token.block_on(w,)?;".to_string()),
+            "{found:?}"
+        );
         assert!(!found.iter().any(|s| s.contains("kit::pause")), "{found:?}");
         assert!(statements("fn x( {").is_none());
     }
@@ -366,10 +369,10 @@ impl<'ast> Visit<'ast> for ModelVisitor {
     }
 
     fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
-        if let syn::Member::Named(name) = &f.member {
-            if LOOM_SETTINGS.contains(&name.to_string().as_str()) {
-                self.facts.own_settings = true;
-            }
+        if let syn::Member::Named(name) = &f.member
+            && LOOM_SETTINGS.contains(&name.to_string().as_str())
+        {
+            self.facts.own_settings = true;
         }
         syn::visit::visit_expr_field(self, f);
     }

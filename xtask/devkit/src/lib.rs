@@ -1,0 +1,18 @@
+//! What every tool of the workspace needs, whoever it serves: the project's
+//! automation (`xtask`), the course runner (`exercises/runner`), and
+//! anything after them. Its files, in reading order:
+//!
+//! - [`cmd`]: running a command (cargo among them) from the workspace root,
+//!   and capturing what it prints with a time limit; where cargo builds;
+//! - [`cargo`]: the workspace's packages (cargo metadata), the test
+//!   executables a build made, the tests each lists;
+//! - [`libtest`]: reading what a test run printed: bug IDs, panic
+//!   messages, a test's own lines;
+//! - [`load`]: one busy thread per core beside some work;
+//! - [`loom`]: where and how the loom models are built.
+
+pub mod cargo;
+pub mod cmd;
+pub mod libtest;
+pub mod load;
+pub mod loom;
