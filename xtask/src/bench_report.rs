@@ -709,7 +709,7 @@ pub fn quick() -> Result<String> {
     ])
     .env("PERF_QUICK", "1")
     .run()?;
-    run(false)?;
+    run(false, None)?;
     refuses_pause_points()?;
     Ok("every bench once; the report read them; one built with pause points refused".to_owned())
 }
@@ -838,21 +838,43 @@ fn async_table(run: &Run) -> String {
 
 /// Prints the targets; with `write`, also writes them, the other tables
 /// and the plots to [`OUT`].
-pub fn run(write: bool) -> Result {
+pub fn run(write: bool, only: Option<&str>) -> Result {
     let run = Run::load()?;
     let groups = targets(&run);
     let table = table(&run, &groups);
     print!("{table}");
-    if write {
-        let out = root().join(OUT);
-        std::fs::create_dir_all(&out).map_err(|e| format!("{OUT}: {e}"))?;
-        std::fs::write(out.join("targets.md"), &table)
-            .map_err(|e| format!("{OUT}/targets.md: {e}"))?;
-        for (name, text) in tables(&run) {
-            std::fs::write(out.join(name), text).map_err(|e| format!("{OUT}/{name}: {e}"))?;
+    if !write {
+        return Ok(());
+    }
+    let out = root().join(OUT);
+    std::fs::create_dir_all(&out).map_err(|e| format!("{OUT}: {e}"))?;
+    let mut all = vec![("targets.md", table)];
+    all.extend(tables(&run));
+    if let Some(only) = only
+        && !all.iter().any(|(name, _)| *name == only)
+    {
+        let names: Vec<&str> = all.iter().map(|(name, _)| *name).collect();
+        return Err(format!(
+            "--only {only}: no such table ({})",
+            names.join(", ")
+        ));
+    }
+    for (name, text) in all {
+        if only.is_some_and(|o| o != name) {
+            continue;
         }
+        // A table of dashes would leave the chapter's prose pointing at
+        // nothing: the run did not measure it, so the last one stands.
+        if crate::prose::figureless(&text) {
+            println!("{OUT}/{name}: this run measured none of it; the one there is kept");
+            continue;
+        }
+        std::fs::write(out.join(name), text).map_err(|e| format!("{OUT}/{name}: {e}"))?;
+        println!("wrote {OUT}/{name}");
+    }
+    if only.is_none() {
         plots(&run, &out)?;
-        println!("wrote the tables and the plots to {OUT}");
+        println!("wrote the plots to {OUT}");
     }
     Ok(())
 }

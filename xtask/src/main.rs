@@ -81,9 +81,11 @@ cargo xtask <command>
               every finished version, N times (default 5); --replay replays one run
   bench --quick
               every bench once, small (what CI runs), then the report
-  bench-report [--write]
+  bench-report [--write [--only FILE]]
               the last `cargo bench` run as ratios against peers and floors, each target's
               verdict; --write puts the table and the plots in book/src/generated/perf
+              (--only floors.md: that one table, from a run of its bench alone); a table
+              the run measured nothing of is never written over the one there
   loom        the loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS=3)
   bundle [--check] [--no-pdf]
               pack the classroom bundle (the workspace, its vendored dependencies, the built
@@ -169,8 +171,9 @@ fn dispatch(args: &[String]) -> cmd::Result {
         }
         "bench-report" => {
             let write = flags.contains("--write");
+            let only: Option<String> = flags.opt_value_from_str("--only").map_err(bad)?;
             done(flags)?;
-            bench_report::run(write)
+            bench_report::run(write, only.as_deref())
         }
         "loom" => done(flags).and_then(|()| loom::run().map(|_| ())),
         "jdk" => {

@@ -17,8 +17,15 @@
 //! **Chapters named by title, never by number.** The sidebar shows no
 //! numbers (`no-section-label` in `book/book.toml`), so "chapter 4", "ch. 6",
 //! "3b" name nothing a reader can find. The check reads the book's pages and
-//! what they include, the README, CONTRIBUTING, the exercises' skeletons,
-//! hints, list and checks, and the xtask's own strings.
+//! what they include, the README, CONTRIBUTING, the exercises' hints, and
+//! every Rust file git tracks: the crate docs and comments a student opens
+//! beside the book, the exercises, the tools' own strings.
+//!
+//! **No generated table without its figures.** A table the book includes
+//! from `book/src/generated/` whose every cell but the first column is "-"
+//! (a report written from a run that measured none of it), or a generated
+//! file the book includes that is empty, leaves prose pointing at nothing:
+//! both are named.
 
 use crate::cmd::{Cmd, Result, root};
 use std::collections::HashMap;
@@ -38,6 +45,7 @@ pub fn run() -> Result<String> {
         figure_hits.extend(figure_hits_in(&name, &text, &generated));
         pages += 1;
     }
+    let empty_hits = empty_generated(&root().join("book/src"))?;
     let mut chapter_hits = Vec::new();
     let files = chapter_scope()?;
     for file in &files {
@@ -54,13 +62,22 @@ pub fn run() -> Result<String> {
     );
     println!("figures: {figures_note}");
     println!("chapter numbers: {} files", files.len());
-    if figure_hits.is_empty() && chapter_hits.is_empty() {
+    if figure_hits.is_empty() && chapter_hits.is_empty() && empty_hits.is_empty() {
         return Ok(format!(
             "no run figure typed in ({pages} pages), no chapter by number ({} files)",
             files.len()
         ));
     }
     let mut message = String::new();
+    if !empty_hits.is_empty() {
+        message += &format!(
+            "{} generated file(s) the book includes have no figures:\n{}\n\
+             Regenerate them from a run that measured them (the page's prose points at \
+             their numbers).\n",
+            empty_hits.len(),
+            empty_hits.join("\n")
+        );
+    }
     if !figure_hits.is_empty() {
         message += &format!(
             "{} figure(s) in prose that a regeneration can make false:\n{}\n\
@@ -758,13 +775,16 @@ fn chapter_scope() -> Result<Vec<PathBuf>> {
     }));
     files.push(root.join("README.md"));
     files.push(root.join("CONTRIBUTING.md"));
-    files.push(root.join("exercises/list.rs"));
-    for (dir, ext) in [
-        ("exercises/skeletons", "rs"),
-        ("exercises/hints", "md"),
-        ("exercises/tests", "rs"),
-        ("xtask/src", "rs"),
-    ] {
+    // Every Rust file git tracks: crate docs and comments are read beside
+    // the book.
+    let tracked = Cmd::new("git", &["ls-files", "-z", "--", "*.rs"]).read()?;
+    files.extend(
+        tracked
+            .split('\0')
+            .filter(|f| !f.is_empty())
+            .map(|f| root.join(f)),
+    );
+    for (dir, ext) in [("exercises/hints", "md")] {
         let mut found = Vec::new();
         collect_files(&root.join(dir), &mut found)?;
         found.retain(|f| f.extension().is_some_and(|e| e == ext));
@@ -775,6 +795,64 @@ fn chapter_scope() -> Result<Vec<PathBuf>> {
     files.sort();
     files.dedup();
     Ok(files)
+}
+
+// ---------------------------------------------------------------------------
+// Generated files without their figures
+
+/// Whether a generated Markdown file has lost its figures: empty, or a
+/// table with rows whose every cell after the first is "-" (or empty).
+pub fn figureless(text: &str) -> bool {
+    if text.trim().is_empty() {
+        return true;
+    }
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with('|'))
+        .map(|l| {
+            l.trim()
+                .trim_matches('|')
+                .split('|')
+                .map(str::trim)
+                .collect()
+        })
+        .collect();
+    // The header and its rule are not data.
+    let data: Vec<&Vec<&str>> = rows
+        .iter()
+        .skip(1)
+        .filter(|r| !r.iter().all(|c| c.chars().all(|ch| ch == '-' || ch == ':')))
+        .collect();
+    !data.is_empty()
+        && data
+            .iter()
+            .all(|r| r.iter().skip(1).all(|c| c.is_empty() || *c == "-"))
+}
+
+/// The generated files the pages in `book` include that have lost their
+/// figures, as `page:line: file`.
+fn empty_generated(book: &Path) -> Result<Vec<String>> {
+    let mut hits = Vec::new();
+    for page in md_files(book)? {
+        let text = read(&page)?;
+        for (i, line) in text.lines().enumerate() {
+            let Some(rest) = line.split("{{#include ").nth(1) else {
+                continue;
+            };
+            let target = rest.split(['}', ':']).next().unwrap_or_default().trim();
+            if !target.starts_with("generated/") || !target.ends_with(".md") {
+                continue;
+            }
+            let file = book.join(target);
+            let Ok(included) = std::fs::read_to_string(&file) else {
+                continue; // the book build names a missing file
+            };
+            if figureless(&included) {
+                hits.push(format!("{}:{}: {target}", relative(&page), i + 1));
+            }
+        }
+    }
+    Ok(hits)
 }
 
 // ---------------------------------------------------------------------------
@@ -820,6 +898,38 @@ fn relative(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_of_dashes_or_an_empty_file_has_lost_its_figures() {
+        let dashes = "| floor | median |\n|---|---|\n| `Instant::now` | - |\n| one CAS | - |\n";
+        assert!(figureless(dashes));
+        assert!(figureless("\n"));
+        let one = "| floor | median |\n|---|---|\n| `Instant::now` | 20.1 ns |\n| one CAS | - |\n";
+        assert!(!figureless(one), "one figure is a table with figures");
+        assert!(!figureless("```text\nsome captured output\n```\n"));
+        assert!(!figureless("| a | b |\n|:--|--:|\n| x | 1.0× |\n"));
+    }
+
+    #[test]
+    fn a_page_that_includes_a_table_of_dashes_is_named() {
+        let dir = std::env::temp_dir().join(format!("prose-empty-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("generated")).unwrap();
+        std::fs::write(
+            dir.join("generated/t.md"),
+            "| floor | median |\n|---|---|\n| x | - |\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("ch.md"),
+            "# Ch\n\nThe table:\n\n{{#include generated/t.md}}\n",
+        )
+        .unwrap();
+        let hits = empty_generated(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        let hits = hits.unwrap();
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert!(hits[0].ends_with("ch.md:5: generated/t.md"), "{hits:?}");
+    }
 
     fn keys(text: &str) -> Vec<String> {
         numbers(text)
