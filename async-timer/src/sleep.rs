@@ -1,8 +1,10 @@
 //! `Sleep`: a future that is ready once its deadline has passed.
 //!
 //! Made by [`Handle::sleep`](crate::Handle::sleep) or
-//! [`Handle::sleep_until`](crate::Handle::sleep_until), it files its entry
-//! in the driver's wheel at once, so the deadline counts from the call.
+//! [`Handle::sleep_until`](crate::Handle::sleep_until), it has its deadline
+//! fixed and its entry filed in the driver's wheel at once, so that a poll
+//! only looks at the entry (filing at the first poll, as tokio does, would
+//! count the deadline from the call all the same).
 //! Polling it looks at the entry; `reset` moves it; dropping it takes the
 //! entry out of the wheel (A3).
 //!

@@ -7,7 +7,8 @@
 //! What this proves: for one sleep (two for A5), one driver thread and
 //! one thread running `block_on`, no interleaving of the driver's turn
 //! (take, fire, plan, park) with the poll, the filing and the clock's
-//! advance loses a wake-up: the poll's look and store are one hold of
+//! advance, within loom's preemption bound (`LOOM_MAX_PREEMPTIONS=3`, as
+//! CI runs it), loses a wake-up: the poll's look and store are one hold of
 //! the entry's lock (A1), a later poll's waker replaces the first (A2),
 //! and a sooner timer unparks a driver that planned for a later one (A5).
 //! What it does not: more timers or threads, `reset`, or the real clock.

@@ -38,7 +38,8 @@ fn a1_lost_waker_caught() {
     let mut sleep = timer.sleep(tick());
 
     // TODO(A1): arm the pause here, for the thread named `poller`, before
-    // it polls.
+    // it polls (`Pause` and `WINDOW` come from `exercises::catch::a1`, `ms`
+    // from `kit`: add them to the `use` lines above).
 
     let polled = thread::scope(|s| {
         let poll = thread::Builder::new()

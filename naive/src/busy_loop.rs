@@ -104,7 +104,7 @@ impl Timer {
             task: Box::new(task),
         };
         // The send fails only if the thread is gone (a task panicked); the
-        // task is then dropped unrun. Chapter 5 (I6) makes that an error.
+        // task is then dropped unrun. *A timer you can interrupt* (I6) makes that an error.
         let _ = self.queue.send(Message::Task(entry));
         Ok(())
     }
@@ -134,7 +134,8 @@ impl Drop for Timer {
         // A poison pill: the thread reads its queue and nothing else, so the
         // request to stop travels through the queue. (The thread holds a
         // sender for its put-backs, so the channel never disconnects by
-        // itself; chapter 4 shows why a flag, or a flag and a notify, hang.)
+        // itself; *A timer that will not stop* shows why a flag, or a flag and a
+        // notify, hang.)
         let _ = self.queue.send(Message::Stop);
         if let Some(thread) = self.thread.take() {
             // Err means a task panicked; there is nothing left to stop.

@@ -1,6 +1,6 @@
 //! Stage 1: a timer thread looping over a blocking queue.
 //!
-//! Read the files in this order, as chapter 1 of the book does:
+//! Read the files in this order, as the book's *A timer that burns a core* does:
 //!
 //! 1. [`clock`]: where a deadline's "now" comes from: the wall clock (as
 //!    java.util.Timer's `System.currentTimeMillis`), the monotonic clock, and

@@ -1,14 +1,15 @@
 //! `idle_cost`: every version of every stage, and the peer, with one task
 //! pending just past the measuring window and nothing else: how much CPU
 //! do its threads use, and how often do they wake, per second? The busy
-//! loop of chapter 1 should burn about a core; a ticking wheel pays for
-//! every tick; a heap timer or the hierarchical wheel, asleep until its
-//! one deadline, should pay nothing.
+//! loop of *A timer that burns a core* should burn about a core; a ticking
+//! wheel pays for every tick; a heap timer or the hierarchical wheel,
+//! asleep until its one deadline, should pay nothing.
 //!
 //! The task is due just after the window, not hours away, only so that the
-//! versions whose stop waits out their sleep (chapter 2's, chapter 4's
-//! buggy ones) stop soon after: during the window every version sees the
-//! same thing, one task not yet due.
+//! versions whose stop waits out their sleep (the one of *A timer that
+//! oversleeps*, the buggy ones of *A timer that will not stop*) stop soon
+//! after: during the window every version sees the same thing, one task
+//! not yet due.
 //!
 //! ```text
 //! cargo bench -p perf --bench idle_cost

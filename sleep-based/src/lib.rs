@@ -1,6 +1,6 @@
 //! Stage 2: a timer thread that sleeps until the next task is due.
 //!
-//! Read the files in this order, as chapter 2 of the book does:
+//! Read the files in this order, as the book's *A timer that oversleeps* does:
 //!
 //! 1. [`error`]: the one way scheduling can fail here (as in stage 1).
 //! 2. [`sleep_until`]: the timer: a priority queue, and a thread that takes

@@ -183,7 +183,7 @@ impl Drop for Timer {
     /// Stops the thread and waits for it; queued tasks are dropped unrun.
     ///
     /// If the thread is asleep toward a task, this waits out that sleep:
-    /// nothing can wake a `thread::sleep`. Chapter 4 names that bug P2.
+    /// nothing can wake a `thread::sleep`. *A timer that will not stop* names that bug P2.
     fn drop(&mut self) {
         self.shared.lock().stopped = true;
         self.shared.not_empty.notify_all();

@@ -12,7 +12,7 @@ fn n1_busy_wait_fixed() {
     let name = kit::threads::unique_name("s2");
     let timer = Timer::new(&name).unwrap();
     // "Far out", but near enough that the drop, which waits out the sleep
-    // (chapter 4's P2), stays short.
+    // (P2, of *A timer that will not stop*), stays short.
     let pause = Pause::arm(
         "sleep-based::sleep_until: took the head, going to sleep",
         &name,

@@ -26,7 +26,11 @@
 //! - a job is a `Box<dyn FnOnce() + Send>`.
 //!
 //! loom runs every thread you spawn with `loom::thread::spawn` against the
-//! others, and lets a load return any value the memory model allows.
+//! others, in every interleaving up to its preemption bound, and lets a
+//! load return an older value, from the last few stores to that atomic,
+//! where the memory model allows it. It never reorders two operations of
+//! one thread, so not every execution `Relaxed` allows is among them (see
+//! *A wheel of slots*): enough to find this race, no proof of its absence.
 //!
 //! Keep `#[test] fn model()` and `loom::model(..)`: the grader runs that
 //! test, and sets loom's preemption bound itself.

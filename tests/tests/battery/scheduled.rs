@@ -99,7 +99,7 @@ const DUE_MS: u64 = 5;
 ///   the head comes due: 2, or 1 if it was kept from a core until the head
 ///   was due already; ours (leader-successor) the same, since with one
 ///   task queued at a time there is no next deadline for a successor to
-///   time (chapter 6's own test fires a burst, where ours saves the
+///   time (*Timers on a pool*'s own test fires a burst, where ours saves the
 ///   follower's wake-up: 1 against 2).
 ///
 /// So the bug's bound sits at 4 and the fix's at 2.5 (a spurious wake-up
@@ -203,7 +203,7 @@ fn gone(name: &str, threads: usize) -> bool {
     })
 }
 
-/// The scheduled pool as chapter 6 leaves it: a leader and a timed
+/// The scheduled pool as *Timers on a pool* leaves it: a leader and a timed
 /// successor, one step past the JDK.
 pub const FIXED: Sched = Sched {
     wait: Wait::LeaderSuccessor,

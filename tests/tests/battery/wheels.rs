@@ -289,7 +289,7 @@ pub fn cursor_race(version: &Version) -> Outcome {
 /// count and one store into a cell, whatever is pending, but its ring
 /// counts nothing, and 64 slots of 64 cells cannot hold 10^5 timers), and
 /// every heap timer and the scheduled pool (their heaps count no
-/// comparisons; chapter 7 counts a heap's in its own test and benchmark).
+/// comparisons; *A wheel of slots* counts a heap's in its own test and benchmark).
 pub fn schedule_cost(version: &Version) -> Outcome {
     let per_insert = |sizes: [usize; 2], insert: &mut dyn FnMut(usize) -> u64| -> Vec<u64> {
         sizes.iter().map(|&n| insert(n)).collect()
