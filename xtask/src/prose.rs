@@ -784,12 +784,10 @@ fn chapter_scope() -> Result<Vec<PathBuf>> {
             .filter(|f| !f.is_empty())
             .map(|f| root.join(f)),
     );
-    for (dir, ext) in [("exercises/hints", "md")] {
-        let mut found = Vec::new();
-        collect_files(&root.join(dir), &mut found)?;
-        found.retain(|f| f.extension().is_some_and(|e| e == ext));
-        files.extend(found);
-    }
+    let mut hints = Vec::new();
+    collect_files(&root.join("exercises/hints"), &mut hints)?;
+    hints.retain(|f| f.extension().is_some_and(|e| e == "md"));
+    files.extend(hints);
     let this_file = root.join("xtask/src/prose.rs");
     files.retain(|f| *f != this_file);
     files.sort();
