@@ -983,8 +983,11 @@ mod tests {
         let demand: Duration = samples.iter().map(|s| s.cpu + s.waited).sum();
         let wall = samples.last().unwrap().to - samples[0].from;
         assert!(samples.len() >= 5, "{samples:?}");
+        // In the middle of the gap between a thread that spins (it demands
+        // the whole window) and one that sleeps (none of it): an idle 2-core
+        // machine running the other tests beside this one has read 0.79.
         assert!(
-            demand.as_secs_f64() > 0.8 * wall.as_secs_f64(),
+            demand.as_secs_f64() > 0.5 * wall.as_secs_f64(),
             "{samples:?}"
         );
     }
