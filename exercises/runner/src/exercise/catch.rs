@@ -140,7 +140,20 @@ pub fn build_slot(tests: Tests, slot: usize) -> Result<crate::cargo::TestExe> {
             Tests::Only(e) => build = build.env("EXERCISE_ONLY", e.name),
             Tests::Class { manifest, chaffs } => {
                 build = build.env("EXERCISE_MANIFEST", &manifest.to_string_lossy());
-                if let Some(chaffs) = chaffs {
+                // A teacher's chaff takes a slot after its exercise's own
+                // versions: below the fewest versions any exercise has, no
+                // slot holds one, and leaving the variable out there lets
+                // those builds be the ones a student's check already made
+                // (a changed variable rebuilds the exercises crate).
+                let fewest = EXERCISES
+                    .iter()
+                    .filter(|e| graded_here(e))
+                    .map(|e| e.versions.len())
+                    .min()
+                    .unwrap_or(0);
+                if let Some(chaffs) = chaffs
+                    && slot >= fewest
+                {
                     build = build.env("EXERCISE_CHAFFS", &chaffs.to_string_lossy());
                 }
             }
