@@ -14,9 +14,13 @@
 //! What it does not: more timers or threads, `reset`, or the real clock.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p async-timer \
-//!     --release --target-dir target/loom --test loom_driver
+//! cargo xtask loom async-timer loom_driver
 //! ```
+//!
+//! runs its models, which must pass, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p async-timer --release --target-dir target/loom --test loom_driver -- --include-ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 mod loom_support;

@@ -9,9 +9,13 @@
 //! fail.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p async-timer \
-//!     --release --target-dir target/loom --test loom_racy_poll -- --ignored
+//! cargo xtask loom async-timer loom_racy_poll
 //! ```
+//!
+//! runs its buggy model, which must fail, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p async-timer --release --target-dir target/loom --test loom_racy_poll -- --ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 mod loom_support;

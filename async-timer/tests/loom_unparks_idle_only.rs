@@ -10,9 +10,13 @@
 //! fail.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p async-timer \
-//!     --release --target-dir target/loom --test loom_unparks_idle_only -- --ignored
+//! cargo xtask loom async-timer loom_unparks_idle_only
 //! ```
+//!
+//! runs its buggy model, which must fail, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p async-timer --release --target-dir target/loom --test loom_unparks_idle_only -- --ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 mod loom_support;

@@ -13,9 +13,13 @@
 //! wakes only if a notify reaches it: a lost wake-up shows as a deadlock.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p condvar-timer \
-//!     --release --target-dir target/loom --test loom_racy
+//! cargo xtask loom condvar-timer loom_racy
 //! ```
+//!
+//! runs its buggy model, which must fail, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p condvar-timer --release --target-dir target/loom --test loom_racy -- --ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 mod loom_support;

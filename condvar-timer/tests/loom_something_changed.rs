@@ -7,9 +7,13 @@
 //! notify would show as a deadlock.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p condvar-timer \
-//!     --release --target-dir target/loom --test loom_something_changed
+//! cargo xtask loom condvar-timer loom_something_changed
 //! ```
+//!
+//! runs its models, which must pass, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p condvar-timer --release --target-dir target/loom --test loom_something_changed -- --include-ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 mod loom_support;

@@ -6,9 +6,13 @@
 //! wakes only if a notify reaches it: a lost wake-up shows as a deadlock.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p condvar-timer \
-//!     --release --target-dir target/loom --test loom_timer_style
+//! cargo xtask loom condvar-timer loom_timer_style
 //! ```
+//!
+//! runs its models, which must pass, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p condvar-timer --release --target-dir target/loom --test loom_timer_style -- --include-ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 mod loom_support;

@@ -7,9 +7,13 @@
 //! deadlock.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p interrupt-cancel \
-//!     --release --target-dir target/loom --test loom_timer
+//! cargo xtask loom interrupt-cancel loom_timer
 //! ```
+//!
+//! runs its models, which must pass, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p interrupt-cancel --release --target-dir target/loom --test loom_timer -- --include-ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 mod loom_support;

@@ -13,6 +13,8 @@
 //!   "eventually within" and "still not after" waits built on those events.
 //! - [`scale`]: one delay factor, read from `KIT_TIME_SCALE`, that stretches
 //!   every duration a test uses on a slow machine.
+//! - [`table`]: Markdown tables shaped for a terminal (aligned columns, or
+//!   a block per row), for a run a class reads on a projector.
 //! - [`threads`]: unique thread names, and "this thread is gone".
 //! - [`timeline`]: a thread's states over a real run (waiting, busy, running
 //!   a task), sampled from its CPU clock and drawn as text or SVG.
@@ -24,6 +26,7 @@ pub mod jdk_run;
 pub mod pause;
 pub mod recorder;
 pub mod scale;
+pub mod table;
 pub mod threads;
 pub mod timeline;
 pub mod wait;

@@ -1,6 +1,7 @@
 //! The Java Timer article's four situations a cancel can find a timer in (a
 //! task running or not, more tasks queued or not), run on all five versions
-//! of this stage; prints what each version did as a Markdown table.
+//! of this stage; prints what each version did as a Markdown table (on a
+//! terminal, a block of lines per version).
 //!
 //! Nothing in the table is typed: every cell is measured, by the very
 //! scenarios the stage's tests run (`tests/support`, included below). Where
@@ -164,20 +165,22 @@ fn main() {
     // One row per version, one column per situation: the table stays
     // narrow enough for the book's page, printed too. Each column is as wide
     // as its longest word: "runs" and ", the deadline" where "running," and
-    // "(the deadline)" made it wider than the printed page.
-    print!("| version |");
+    // "(the deadline)" made it wider than the printed page. On a terminal
+    // (a projector) each version is a block of lines instead: the Markdown
+    // is wider than any screen.
+    let mut table = String::from("| version |");
     for situation in &situations {
-        print!(" {situation} |");
+        table.push_str(&format!(" {situation} |"));
     }
-    println!();
-    println!("|---|{}", "---|".repeat(situations.len()));
+    table.push_str(&format!("\n|---|{}\n", "---|".repeat(situations.len())));
     for (file, cells) in &columns {
-        print!("| `{}` |", file.trim_end_matches(".rs"));
+        table.push_str(&format!("| `{}` |", file.trim_end_matches(".rs")));
         for cell in cells {
-            print!(" {cell} |");
+            table.push_str(&format!(" {cell} |"));
         }
-        println!();
+        table.push('\n');
     }
+    print!("{}", kit::table::for_terminal(&table, kit::table::records));
     println!();
     println!(
         "When the thread ended, in ms: in columns 1–2 after the running task \

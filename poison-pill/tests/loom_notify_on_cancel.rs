@@ -14,9 +14,13 @@
 //! wakes only if a notify reaches it: a lost notify shows as a deadlock.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p poison-pill \
-//!     --release --target-dir target/loom --test loom_notify_on_cancel -- --include-ignored
+//! cargo xtask loom poison-pill loom_notify_on_cancel
 //! ```
+//!
+//! runs its buggy model, which must fail, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p poison-pill --release --target-dir target/loom --test loom_notify_on_cancel -- --ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 use poison_pill::notify_on_cancel::Timer;

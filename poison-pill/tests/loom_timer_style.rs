@@ -8,9 +8,13 @@
 //! deadlock of the drop, which joins the thread.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p poison-pill \
-//!     --release --target-dir target/loom --test loom_timer_style
+//! cargo xtask loom poison-pill loom_timer_style
 //! ```
+//!
+//! runs its models, which must pass, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p poison-pill --release --target-dir target/loom --test loom_timer_style -- --include-ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 use std::time::Duration;

@@ -74,8 +74,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     };
 
     let chart = Chart::in_story_seconds(second(), vec![naive_lane, sleep_lane]);
-    let text = chart.text();
-    print!("{text}");
-    outputs.write(&text, || chart.svg())?;
+    // Printed once: `write` prints the chart when no `--text` path is given.
+    outputs.write(&chart.text(), || chart.svg())?;
     Ok(())
 }

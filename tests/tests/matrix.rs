@@ -1,6 +1,6 @@
 //! The progression matrix: one battery of scenarios against every version
 //! of the timer. `cargo test -p progression --test matrix -- --nocapture`
-//! prints it with the measurements behind each cell.
+//! prints the measurements behind each cell, then the matrix.
 #![cfg(not(loom))]
 
 mod battery;
@@ -83,6 +83,10 @@ fn progression_matrix() {
         Column::timer(Windows, "A7 waker finds the lock", futures::wake_under_lock),
     ];
     let (rows, took) = matrix::run(&versions, &columns);
+    let table = matrix::table(&versions, &columns, &rows);
+    // The numbers behind each cell first, then the matrix itself, last on
+    // the screen (with `--nocapture`), as aligned columns.
     println!("{}", matrix::details(&versions, &columns, &rows, &took));
-    insta::assert_snapshot!("matrix", matrix::table(&versions, &columns, &rows));
+    println!("{}", kit::table::columns(&table));
+    insta::assert_snapshot!("matrix", table);
 }

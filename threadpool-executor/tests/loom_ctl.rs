@@ -11,9 +11,13 @@
 //! notified (a lost notify is reported as a deadlock).
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p threadpool-executor \
-//!     --release --target-dir target/loom --test loom_ctl
+//! cargo xtask loom threadpool-executor loom_ctl
 //! ```
+//!
+//! runs its models, which must pass, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p threadpool-executor --release --target-dir target/loom --test loom_ctl -- --include-ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 use std::time::Duration;

@@ -22,9 +22,13 @@
 //! it leads without a wake-up, is tests/t10_thundering_herd.rs's part.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p threadpool-executor \
-//!     --release --target-dir target/loom --test loom_delayed_queue
+//! cargo xtask loom threadpool-executor loom_delayed_queue
 //! ```
+//!
+//! runs its models, which must pass, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p threadpool-executor --release --target-dir target/loom --test loom_delayed_queue -- --include-ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 use std::sync::Arc;

@@ -6,9 +6,13 @@
 //! after `run` returned.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p threadpool-executor \
-//!     --release --target-dir target/loom --test loom_future
+//! cargo xtask loom threadpool-executor loom_future
 //! ```
+//!
+//! runs its models, which must pass, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p threadpool-executor --release --target-dir target/loom --test loom_future -- --include-ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 use loom::sync::Arc;

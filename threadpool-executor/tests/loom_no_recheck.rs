@@ -8,9 +8,13 @@
 //! expects it to fail.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test -p threadpool-executor \
-//!     --release --target-dir target/loom --test loom_no_recheck -- --ignored
+//! cargo xtask loom threadpool-executor loom_no_recheck
 //! ```
+//!
+//! runs its buggy model, which must fail, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p threadpool-executor --release --target-dir target/loom --test loom_no_recheck -- --ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 use std::time::Duration;

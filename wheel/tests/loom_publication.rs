@@ -21,9 +21,13 @@
 //! tests/w5_publication_race.rs.
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" cargo test -p wheel --release --target-dir target/loom \
-//!     --test loom_publication
+//! cargo xtask loom wheel loom_publication
 //! ```
+//!
+//! runs its models, which must pass, as the book shows it: the same as
+//! `LOOM_LOCATION=1 RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=3 cargo test
+//! -p wheel --release --target-dir target/loom --test loom_publication -- --include-ignored`,
+//! cut to the lines that matter (`--full` prints all of it).
 #![cfg(loom)]
 
 use loom::sync::Arc;

@@ -24,6 +24,7 @@
 //! loom is the only way to show this bug, so this whole file is loom's:
 //!
 //! ```text
+//! cargo xtask loom wheel w5_publication_race  # the check on Relaxed, as the book shows it
 //! RUSTFLAGS="--cfg loom" cargo test -p wheel --release --target-dir target/loom \
 //!     --test w5_publication_race              # reproduces and fixed: pass
 //! RUSTFLAGS="--cfg loom" cargo test -p wheel --release --target-dir target/loom \

@@ -74,7 +74,10 @@ pub fn serve(open: bool, port: u16) -> Result {
         args.push("--open");
     }
     let (key, value) = LINKCHECK_OPTIONAL;
-    tools::tool("mdbook", &args).env(key, value).run()
+    // Replaced by mdbook, not its parent: a teacher who runs
+    // `cargo xtask serve &` and later kills that id stops the server too
+    // (`cargo run` itself execs the xtask on Unix).
+    tools::tool("mdbook", &args).env(key, value).exec()
 }
 
 /// The built book of an unpacked classroom bundle (`cargo xtask bundle`),

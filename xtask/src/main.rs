@@ -18,7 +18,13 @@
 //!   test run N times under load;
 //! - `stress [--runs N] [--replay R]`: every finished version under stress,
 //!   every task accounted for once;
-//! - `loom`: the loom models alone;
+//! - `loom`: the loom models alone; `loom PACKAGE MODEL`: one model file as
+//!   a class sees it;
+//! - `prepare`: build what the teachers' demos and the exercises will
+//!   build; `demos`: run each demo as the book writes it, and check it
+//!   prints what the page quotes;
+//! - `test-times`: each test binary's time, the slowest first (where
+//!   `cargo test --workspace` spends its budget);
 //! - `bench-report [--write]`: the last benchmark run as ratios and
 //!   verdicts, and the performance chapter's plots;
 //! - `jdk [--write]`: the same scenarios on the JDK and on ours, side by side;
@@ -36,6 +42,7 @@ mod book;
 mod bundle;
 mod catalogue;
 mod ci;
+mod demos;
 mod ftf;
 mod generators;
 mod jdk;
@@ -44,6 +51,7 @@ mod prose;
 mod screenshots;
 mod site;
 mod stress;
+mod test_times;
 mod timelines;
 mod tools;
 
@@ -87,6 +95,15 @@ cargo xtask <command>
               (--only floors.md: that one table, from a run of its bench alone); a table
               the run measured nothing of is never written over the one there
   loom        the loom models (release, --cfg loom, LOOM_MAX_PREEMPTIONS=3)
+  loom PACKAGE MODEL [--full] [--no-run]
+              one loom_* file, buggy models too, as the book shows it: with
+              LOOM_LOCATION=1, cut to the panic and the deadlock line (--full: all of it)
+  prepare     build everything the teachers' demos and the exercises will build, so that
+              nothing compiles in class (a few minutes on 2 cores; once, before the course)
+  demos       run every command the teachers' page and the chapters' teacher notes say to
+              type, as written, and check each prints what the page quotes
+  test-times  each test binary's time alone, the slowest first: where `cargo test
+              --workspace` spends its budget
   bundle [--check] [--no-pdf]
               pack the classroom bundle (the workspace, its vendored dependencies, the built
               book and its PDF) in target/bundle; --check unpacks it and runs its tests and
@@ -175,7 +192,23 @@ fn dispatch(args: &[String]) -> cmd::Result {
             done(flags)?;
             bench_report::run(write, only.as_deref())
         }
-        "loom" => done(flags).and_then(|()| loom::run().map(|_| ())),
+        "demos" => done(flags).and_then(|()| demos::run().map(|note| println!("{note}"))),
+        "prepare" => done(flags).and_then(|()| demos::prepare().map(|note| println!("{note}"))),
+        "test-times" => done(flags).and_then(|()| test_times::run()),
+        "loom" => {
+            let full = flags.contains("--full");
+            let no_run = flags.contains("--no-run");
+            let package: Option<String> = flags.opt_free_from_str().map_err(bad)?;
+            let model: Option<String> = flags.opt_free_from_str().map_err(bad)?;
+            done(flags)?;
+            match (package, model) {
+                (None, None) if !full && !no_run => loom::run().map(|_| ()),
+                (Some(package), Some(model)) => loom::demo(&package, &model, full, no_run),
+                _ => Err(format!(
+                    "loom takes no argument, or PACKAGE MODEL\n\n{USAGE}"
+                )),
+            }
+        }
         "jdk" => {
             let write = flags.contains("--write");
             done(flags)?;

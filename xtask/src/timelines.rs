@@ -6,7 +6,6 @@ use crate::cmd::{Cmd, Result, banner, root};
 use crate::generators::GENERATORS;
 use crate::loom;
 use std::path::Path;
-use std::time::Duration;
 
 /// How one asset is made.
 pub enum Source {
@@ -477,42 +476,17 @@ fn generate(g: &Generator, out: &str, packages: &[Package]) -> Result {
             write(out, file, &format!("$ {shown}\n{}", cmd.read()?))
         }
         Source::LoomFailure(file) => {
-            // Build first, so a compile error shows as one and the captured
-            // run below holds no compiler output.
-            loom::build(g.package, &[g.target.to_string()], packages)?;
-            let cmd = Cmd::cargo(&[
-                "test",
-                "-p",
-                g.package,
-                "--release",
-                "--target-dir",
-                &loom::target_dir(),
-                "--test",
-                g.target,
-                "--",
-                "--ignored",
-            ])
-            .env("RUST_BACKTRACE", "0")
-            .env("LOOM_LOCATION", "1")
-            .env("RUSTFLAGS", &loom::rustflags())
-            .env("LOOM_MAX_PREEMPTIONS", loom::MAX_PREEMPTIONS);
-            println!("$ {}", cmd.display());
-            let run = cmd.capture(Duration::from_secs(600))?;
-            if run.passed() {
+            // What a teacher types, and what it prints: the same function
+            // makes the live demo and this capture.
+            let shown = loom::show(g.package, g.target, false)?;
+            if shown.passed {
                 return Err(format!(
-                    "the ignored models of {} --test {} passed: there is no failure to show",
+                    "the models of {} --test {} passed: there is no failure to show",
                     g.package, g.target
                 ));
             }
-            write(
-                out,
-                file,
-                &format!(
-                    "{}\n{}",
-                    wrap_command(&format!("$ {}", cmd.display()), COLUMNS),
-                    wrap(&excerpt(&run.output), COLUMNS)
-                ),
-            )
+            let typed = format!("$ cargo xtask loom {} {}", g.package, g.target);
+            write(out, file, &format!("{typed}\n{}", shown.text))
         }
         Source::AnchorDiff { .. } => unreachable!("handled before the target check"),
     }

@@ -121,6 +121,18 @@ impl Cmd {
         c
     }
 
+    /// Prints the command and becomes it (Unix `exec`): this process is
+    /// replaced, so the command has this process's id, and stopping that
+    /// id (`kill $!` after `cargo xtask serve &`) stops the command itself
+    /// rather than leaving it running without its parent. Returns only if
+    /// the command could not start.
+    pub fn exec(&self) -> Result {
+        use std::os::unix::process::CommandExt;
+        println!("$ {}", self.display());
+        let err = self.command().exec();
+        Err(format!("could not start `{}`: {err}", self.display()))
+    }
+
     /// Prints the command, runs it with the terminal as its output, and
     /// fails unless it exits with success.
     pub fn run(&self) -> Result {
