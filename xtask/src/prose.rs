@@ -43,6 +43,7 @@ pub fn run() -> Result<String> {
         let text = read(&page)?;
         let name = relative(&page);
         figure_hits.extend(figure_hits_in(&name, &text, &generated));
+        figure_hits.extend(included_comment_hits(&page, &text, &generated)?);
         pages += 1;
     }
     let empty_hits = empty_generated(&root().join("book/src"))?;
@@ -641,6 +642,80 @@ fn figure_hits_in(name: &str, markdown: &str, generated: &Generated) -> Vec<Stri
     hits
 }
 
+/// The figures in the comments of the Rust listings a page includes
+/// (`{{#include ../../x/src/y.rs:anchor}}`): a reader reads them as the
+/// book's prose. A number the file's code itself states (`const
+/// TASK1_DUE_MS: u64 = 1000;`) is the code's, and stays.
+fn included_comment_hits(page: &Path, markdown: &str, generated: &Generated) -> Result<Vec<String>> {
+    let dir = page.parent().unwrap_or(page);
+    let mut hits = Vec::new();
+    let mut rest = markdown;
+    while let Some(i) = rest.find("{{#include ") {
+        let after = &rest[i + "{{#include ".len()..];
+        let end = after.find("}}").unwrap_or(after.len());
+        let target = after[..end].trim();
+        rest = &after[end..];
+        let (path, anchor) = target.split_once(':').unwrap_or((target, ""));
+        if !path.ends_with(".rs") {
+            continue;
+        }
+        let file = dir.join(path);
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let name = relative(&file.canonicalize().unwrap_or(file.clone()));
+        let (code, comments) = split_comments(&text, anchor);
+        let stated: Vec<String> = numbers(&code).into_iter().map(|n| n.key).collect();
+        for (line, comment) in comments {
+            for number in numbers(&comment).iter().filter(|n| n.figure_like()) {
+                if stated.contains(&number.key) {
+                    continue;
+                }
+                if let Some(where_) = generated.find(&number.key) {
+                    hits.push(format!(
+                        "{name}:{line} (a comment the book includes): {} {where_}",
+                        number.written
+                    ));
+                }
+            }
+        }
+    }
+    hits.dedup();
+    Ok(hits)
+}
+
+/// A Rust file's code (comments out) and, for the lines inside `anchor`
+/// (every line when there is none, or it is a line range), each comment
+/// with its 1-based line.
+fn split_comments(text: &str, anchor: &str) -> (String, Vec<(usize, String)>) {
+    let named = !anchor.is_empty() && !anchor.starts_with(|c: char| c.is_ascii_digit());
+    let mut inside = !named;
+    let mut code = String::new();
+    let mut comments = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if named && t.starts_with("// ANCHOR:") && t.ends_with(anchor) {
+            inside = true;
+            continue;
+        }
+        if named && t.starts_with("// ANCHOR_END:") && t.ends_with(anchor) {
+            inside = false;
+            continue;
+        }
+        match line.find("//") {
+            Some(at) => {
+                code.push_str(&line[..at]);
+                if inside {
+                    comments.push((i + 1, line[at..].trim_start_matches('/').to_string()));
+                }
+            }
+            None => code.push_str(line),
+        }
+        code.push('\n');
+    }
+    (code, comments)
+}
+
 // ---------------------------------------------------------------------------
 // Chapters by number
 
@@ -896,6 +971,26 @@ fn relative(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_figure_in_an_included_comment_fails_unless_the_code_states_it() {
+        let dir = std::env::temp_dir().join(format!("prose-include-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        let rust = "const DUE_MS: u64 = 1023;\n// ANCHOR: loop\n\
+                    /// Task 2 ran at 1023 ms, then at 1047 ms.\nfn f() {}\n// ANCHOR_END: loop\n\
+                    // 1049 outside the anchor\n";
+        std::fs::write(dir.join("src/x.rs"), rust).unwrap();
+        let page = dir.join("page.md");
+        let markdown = "```rust\n{{#include src/x.rs:loop}}\n```\n";
+        let mut generated = Generated::default();
+        for key in ["1023", "1047", "1049"] {
+            generated.current.insert(key.to_string(), "generated/run.txt".to_string());
+        }
+        let hits = included_comment_hits(&page, markdown, &generated).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert!(hits[0].contains(":3 (a comment the book includes): 1047"), "{hits:?}");
+    }
 
     #[test]
     fn a_table_of_dashes_or_an_empty_file_has_lost_its_figures() {
