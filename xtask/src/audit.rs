@@ -71,7 +71,7 @@ struct Tally {
 /// Runs the audit: `runs` times each, under load (only the stages whose
 /// names contain `only`, if given); fails naming every test whose verdict
 /// changed.
-pub fn run(runs: usize, only: Option<&str>) -> Result {
+pub fn run(runs: usize, only: Option<&str>, busy: Option<usize>) -> Result {
     banner(&format!(
         "determinism audit: every reproduction and red check, {runs} time(s) each, every core loaded"
     ));
@@ -99,7 +99,7 @@ pub fn run(runs: usize, only: Option<&str>) -> Result {
         let (stage, number, name) = ftf::teaching_rank(&packages, &exes[t.exe], &t.name);
         (stage, number, t.expect == Expect::Red, name)
     });
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let cores = busy_threads(busy);
     println!(
         "{} reproductions and {} red checks, {runs} run(s) each, one at a time, \
          beside {cores} busy thread(s)",
@@ -198,11 +198,16 @@ struct Stage {
     took: Duration,
 }
 
+/// The busy threads beside the runs: `busy`, or one per core.
+fn busy_threads(busy: Option<usize>) -> usize {
+    busy.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+}
+
 /// `cargo xtask audit --whole N`: every stage's whole default test run (or
 /// only the stages whose names contain `only`), N times, under load; fails
 /// naming every test that failed even once. Returns the table's summary
 /// line.
-pub fn whole(runs: usize, only: Option<&str>) -> Result<String> {
+pub fn whole(runs: usize, only: Option<&str>, busy: Option<usize>) -> Result<String> {
     banner(&format!(
         "whole-run audit: every stage's default tests, {runs} time(s), every core loaded"
     ));
@@ -221,7 +226,7 @@ pub fn whole(runs: usize, only: Option<&str>) -> Result<String> {
         })
         .filter(|s| !s.exes.is_empty())
         .collect();
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let cores = busy_threads(busy);
     println!(
         "{} stage(s), {runs} whole run(s) each, one stage at a time, beside {cores} busy \
          thread(s)",

@@ -231,7 +231,7 @@ fn failing_then_fixed() -> Result<String> {
 const AUDIT_RUNS: usize = 2;
 
 fn determinism() -> Result<String> {
-    audit::run(AUDIT_RUNS, None)?;
+    audit::run(AUDIT_RUNS, None, None)?;
     Ok(format!("{AUDIT_RUNS} runs each, no verdict changed"))
 }
 
@@ -244,7 +244,7 @@ fn determinism() -> Result<String> {
 const WHOLE_RUNS: usize = 2;
 
 fn whole_runs() -> Result<String> {
-    audit::whole(WHOLE_RUNS, None)
+    audit::whole(WHOLE_RUNS, None, None)
 }
 
 fn jdk_side_by_side() -> Result<String> {

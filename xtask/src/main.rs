@@ -75,10 +75,11 @@ cargo xtask <command>
   prose       check the book's words: no figure from a run typed into prose (each must be
               included from book/src/generated), no chapter named by number
   ftf         the failing-then-fixed check: every ignored test must fail, naming its bug
-  audit [N] [--only STAGE]
+  audit [N] [--only STAGE] [--load B]
               run every reproduction and red check N times (default 20) with every core
-              loaded, and name any whose verdict changed
-  audit --whole [N] [--only STAGE]
+              loaded (B busy threads: --load 4 on 2 cores is twice the load), and name
+              any whose verdict changed
+  audit --whole [N] [--only STAGE] [--load B]
               run every stage's whole default test run N times (default 20) with every
               core loaded: a table of runs and failed runs per stage, and each failing test
   jdk [--write]
@@ -157,15 +158,16 @@ fn dispatch(args: &[String]) -> cmd::Result {
         "audit" => {
             let whole = flags.contains("--whole");
             let only: Option<String> = flags.opt_value_from_str("--only").map_err(bad)?;
+            let busy: Option<usize> = flags.opt_value_from_str("--load").map_err(bad)?;
             let runs: usize = flags.opt_free_from_str().map_err(bad)?.unwrap_or(20);
             done(flags)?;
             if runs == 0 {
                 return Err("audit: N must be at least 1".to_string());
             }
             if whole {
-                audit::whole(runs, only.as_deref()).map(drop)
+                audit::whole(runs, only.as_deref(), busy).map(drop)
             } else {
-                audit::run(runs, only.as_deref())
+                audit::run(runs, only.as_deref(), busy)
             }
         }
         "stress" => {
