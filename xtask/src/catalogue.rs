@@ -20,8 +20,10 @@
 //! A missing piece fails, naming it.
 
 use crate::cmd::{Result, banner, root};
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// The page, from the workspace root.
 pub const PAGE: &str = "book/src/catalogue.md";
@@ -465,12 +467,30 @@ impl Source {
     }
 }
 
+/// The test files one check has read, each read and parsed once: a row
+/// looks at every file of its stage, and a stage has many rows.
+#[derive(Default)]
+struct Sources(RefCell<BTreeMap<PathBuf, Rc<Source>>>);
+
+impl Sources {
+    fn get(&self, file: &Path) -> Rc<Source> {
+        let known = self.0.borrow().get(file).cloned();
+        known.unwrap_or_else(|| {
+            let source = Rc::new(Source::read(file));
+            self.0
+                .borrow_mut()
+                .insert(file.to_path_buf(), Rc::clone(&source));
+            source
+        })
+    }
+}
+
 /// The tests named `<prefix>…` in `files`, and whether each reaches a pause
 /// point.
-fn forced(files: &[PathBuf], prefix: &str) -> Vec<(String, bool)> {
+fn forced(sources: &Sources, files: &[PathBuf], prefix: &str) -> Vec<(String, bool)> {
     let mut found = Vec::new();
     for file in files {
-        let source = Source::read(file);
+        let source = sources.get(file);
         for name in source.named(prefix) {
             found.push((name.to_string(), source.arming.contains(name)));
         }
@@ -512,13 +532,14 @@ pub fn shown_by(rows: &[Row]) -> String {
 /// What the code says against a written row's "Shown by": a loom row's file
 /// is loom's, and only a loom row's; a forced race reaches a pause point.
 fn shown_problems(
+    sources: &Sources,
     row: &Row,
     test: &str,
     stage_files: &[PathBuf],
     files: &[PathBuf],
 ) -> Vec<String> {
     let mut problems = Vec::new();
-    let source = Source::read(&root().join(test));
+    let source = sources.get(&root().join(test));
     let loom = row.shown.contains(&Shown::Loom);
     if loom && !source.loom_only {
         problems.push(format!(
@@ -537,7 +558,7 @@ fn shown_problems(
     let reaches = |found: &[(String, bool)]| found.iter().any(|(_, armed)| *armed);
     if row.kind == "bug" {
         let prefix = row.prefix();
-        let reproduces = forced(stage_files, &format!("{prefix}_reproduces"));
+        let reproduces = forced(sources, stage_files, &format!("{prefix}_reproduces"));
         if !reaches(&reproduces) {
             problems.push(format!(
                 "{}: a forced race, but no `{prefix}_reproduces` test holds a thread at a pause point",
@@ -551,7 +572,7 @@ fn shown_problems(
                 .filter(|f| f.starts_with(&fixer_dir))
                 .cloned()
                 .collect();
-            let fixed = forced(&fixer_files, &format!("{prefix}_fixed"));
+            let fixed = forced(sources, &fixer_files, &format!("{prefix}_fixed"));
             if !fixed.is_empty() && !reaches(&fixed) {
                 problems.push(format!(
                     "{}: a forced race, but no `{prefix}_fixed` test holds a thread at the pause point",
@@ -561,6 +582,7 @@ fn shown_problems(
         }
     } else {
         let own = forced(
+            sources,
             &[root().join(test)],
             &format!("{}_", row.id.to_ascii_lowercase()),
         );
@@ -591,6 +613,7 @@ pub fn check() -> Result<usize> {
     let page = std::fs::read_to_string(root().join(PAGE)).map_err(|e| format!("{PAGE}: {e}"))?;
     let rows = rows(&page)?;
     let files = test_files();
+    let sources = Sources::default();
     let mut problems = Vec::new();
     let mut ids = BTreeSet::new();
     let mut written = 0;
@@ -660,7 +683,7 @@ pub fn check() -> Result<usize> {
             .filter(|f| f.starts_with(&stage_dir))
             .cloned()
             .collect();
-        problems.extend(shown_problems(row, test, &stage_files, &files));
+        problems.extend(shown_problems(&sources, row, test, &stage_files, &files));
         if row.kind == "bug" {
             let prefix = row.prefix();
             let stage_fns = test_fns(&stage_files);
@@ -819,7 +842,7 @@ mod tests {
              #[test]\nfn x1_thing_fixed() { /* Pause::arm */ }\n",
         )
         .unwrap();
-        let found = forced(&[file], "x1_thing_");
+        let found = forced(&Sources::default(), &[file], "x1_thing_");
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(
             found,
