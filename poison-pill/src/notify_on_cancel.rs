@@ -127,6 +127,22 @@ impl Timer {
             shared.queue.put(sync::now(), Box::new(|| {}));
         }
     }
+
+    /// Not part of java.util.Timer, and not a fix: a way for a test to end
+    /// a thread that a cancel left in its timed wait until a far deadline
+    /// (P2, P3) without waiting out the deadline (as in cancel_flag.rs), once the test has
+    /// seen what it came for.
+    ///
+    /// The returned function notifies the monitor: the thread wakes, puts
+    /// its task back, reads the flag and ends. A thread not cancelled goes
+    /// back to its wait.
+    pub fn rescue_from_wait(&self) -> impl Fn() + Send + Sync + 'static {
+        let shared = Arc::clone(&self.shared);
+        move || {
+            let _monitor = lock(&shared.monitor);
+            shared.wakeup.notify_all();
+        }
+    }
 }
 
 // ANCHOR: main_loop

@@ -34,9 +34,12 @@ use poison_pill::{cancel_flag, disconnect, notify_on_cancel, poison_pill as pill
 
 /// The article's "10 hours", scaled: how far out the queued task is due.
 /// A thread that waits for it ends about 800 ms after the cancel, well over
-/// twice `MARGIN_MS`; the tests that show P2 and P3 wait this long.
+/// twice `MARGIN_MS`; the red checks of P2 and P3 wait this long (the
+/// tests that show them look until `MARGIN_MS`: see [`Look`]).
 pub const FAR_MS: u64 = 800;
-/// How long the thread is held while the client tries to cancel.
+/// How long the thread is held, at most, while the client tries to cancel:
+/// the scenario lets it go as soon as the cancel has returned, or is
+/// blocked on a lock the held thread owns.
 pub const HOLD_MS: u64 = 100;
 /// How soon after the test lets it go a correct timer's thread has ended
 /// (its cancel is in by then, or lands as the thread blocks). Measured
@@ -46,9 +49,23 @@ pub const HOLD_MS: u64 = 100;
 pub const MARGIN_MS: u64 = 300;
 /// How long a test waits for the join of an idle timer before it says the
 /// thread is still running (P1: it would run forever). Past `MARGIN_MS`, so
-/// a correct thread is never cut off (they end about 100 ms after the
-/// cancel); the tests that show P1 wait this long.
+/// a correct thread is never cut off (they end within milliseconds of
+/// being let go); the red checks of P1, and the example, wait this long.
 pub const IDLE_BOUND_MS: u64 = 400;
+
+/// How long the cancel scenario waits for the timer thread to end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// Until it ends, for at most past the far task's deadline (or
+    /// `IDLE_BOUND_MS`): what the fixed versions and the red checks get.
+    UntilItEnds,
+    /// Until `MARGIN_MS` after the thread was let go, where the correctness
+    /// check gives up, and no longer: a thread still there then fails the
+    /// check, and is freed with its version's hook. What the tests that
+    /// show the bug look for: the rest of the wait (to the far deadline,
+    /// or forever) would add nothing to it.
+    ToTheBound,
+}
 
 /// The five timers, seen the same way by the scenarios.
 pub trait Version: Sized + Send + Sync + 'static {
@@ -73,7 +90,8 @@ pub trait Version: Sized + Send + Sync + 'static {
         task: impl FnOnce() + Send + 'static,
     ) -> Result<(), ScheduleError>;
     fn cancel_timer(&self);
-    /// The buggy versions' test hook: frees a thread P1 left blocked.
+    /// The buggy versions' test hooks: free a thread P1 left blocked in
+    /// `take`, or P2 or P3 in its timed wait.
     fn rescue(&self) -> Option<Box<dyn Fn() + Send>> {
         None
     }
@@ -106,7 +124,14 @@ impl Version for cancel_flag::Timer {
     const GATE: Option<&'static str> = Some(Self::IDLE);
     calls!(cancel_flag::Timer);
     fn rescue(&self) -> Option<Box<dyn Fn() + Send>> {
-        Some(Box::new(cancel_flag::Timer::rescue(self)))
+        let (from_take, from_wait) = (
+            cancel_flag::Timer::rescue(self),
+            cancel_flag::Timer::rescue_from_wait(self),
+        );
+        Some(Box::new(move || {
+            from_take();
+            from_wait();
+        }))
     }
 }
 
@@ -118,7 +143,14 @@ impl Version for notify_on_cancel::Timer {
     const GATE: Option<&'static str> = Some(Self::IDLE);
     calls!(notify_on_cancel::Timer);
     fn rescue(&self) -> Option<Box<dyn Fn() + Send>> {
-        Some(Box::new(notify_on_cancel::Timer::rescue(self)))
+        let (from_take, from_wait) = (
+            notify_on_cancel::Timer::rescue(self),
+            notify_on_cancel::Timer::rescue_from_wait(self),
+        );
+        Some(Box::new(move || {
+            from_take();
+            from_wait();
+        }))
     }
 }
 
@@ -204,6 +236,37 @@ impl Run {
         );
     }
 
+    /// P2 and P3, shown: the thread did not end before the far task's
+    /// deadline, and the task did not run. Either the thread was still
+    /// there at the correctness check's bound ([`Look::ToTheBound`]; the
+    /// test then freed it), or it ended, no sooner than the deadline: an
+    /// exact lower bound, since nothing notifies the monitor it waits on
+    /// (on Linux a condvar wait does not end early without a notify).
+    #[track_caller]
+    pub fn assert_waits_for_deadline(&self) {
+        let due = self.task_due.expect("a far task");
+        match self.ended {
+            None => assert!(
+                self.gave_up > self.released + ms(MARGIN_MS),
+                "the test gave up at {} ms, before the bound\n{}",
+                in_ms(self.gave_up),
+                self.rec.log()
+            ),
+            Some(ended) => assert!(
+                ended >= due,
+                "the thread ended at {} ms, before the task's deadline ({} ms)\n{}",
+                in_ms(ended),
+                in_ms(due),
+                self.rec.log()
+            ),
+        }
+        assert!(
+            !self.task_ran(),
+            "the task ran after cancel\n{}",
+            self.rec.log()
+        );
+    }
+
     fn due_note(&self) -> String {
         match self.task_due {
             Some(due) if !self.task_ran() => {
@@ -225,6 +288,16 @@ impl Run {
 /// test's own `schedule` would block on the held thread. So their thread is
 /// first held at `GATE`, before `take`, until the task is in.
 pub fn cancel_at<T: Version>(prefix: &str, point: &'static str, far_task: bool) -> Run {
+    cancel_looking::<T>(prefix, point, far_task, Look::UntilItEnds)
+}
+
+/// [`cancel_at`], waiting for the thread's end as `look` says.
+pub fn cancel_looking<T: Version>(
+    prefix: &str,
+    point: &'static str,
+    far_task: bool,
+    look: Look,
+) -> Run {
     let name = threads::unique_name(prefix);
     let rec = Recorder::new();
     let pause = Pause::arm(point, &name);
@@ -249,29 +322,43 @@ pub fn cancel_at<T: Version>(prefix: &str, point: &'static str, far_task: bool) 
     pause.wait_reached();
     rec.record_as(&name, "held at its pause point");
 
+    let client_name = threads::unique_name("client");
     let client = {
         let (timer, rec) = (Arc::clone(&timer), rec.clone());
-        spawn("client", move || {
-            rec.record("cancel called");
-            timer.cancel_timer();
-            rec.record("cancel returned");
-        })
+        std::thread::Builder::new()
+            .name(client_name.clone())
+            .spawn(move || {
+                rec.record("cancel called");
+                timer.cancel_timer();
+                rec.record("cancel returned");
+            })
+            .expect("spawn the client")
     };
-    let cancel_got_in = rec.eventually("cancel returned", ms(HOLD_MS)).is_some();
+    // The cancel has returned (it got in while the thread was held), or the
+    // client is blocked in it: asleep after "cancel called", on the lock
+    // the held thread owns (nothing else in a `cancel` blocks).
+    let blocked = || {
+        rec.count("cancel called") > 0
+            && threads::tids_named(&client_name).is_ok_and(|tids| {
+                !tids.is_empty() && tids.iter().all(|&t| threads::state(t) == Some('S'))
+            })
+    };
+    kit::eventually(ms(HOLD_MS), || {
+        rec.count("cancel returned") > 0 || blocked()
+    });
+    let cancel_got_in = rec.count("cancel returned") > 0;
     let released = rec.record_as("test", "release the timer thread");
     pause.release();
     client.join().expect("the client thread");
     let cancelled = rec.at("cancel called").expect("recorded by the client");
 
-    let (ended, gave_up) = join_in_time(
-        timer,
-        &rec,
-        if far_task {
-            ms(FAR_MS + 2000)
-        } else {
-            ms(IDLE_BOUND_MS)
-        },
-    );
+    let within = match look {
+        Look::UntilItEnds if far_task => ms(FAR_MS + 2000),
+        Look::UntilItEnds => ms(IDLE_BOUND_MS),
+        // A hair past the bound, so that a thread still there has failed it.
+        Look::ToTheBound => (released + ms(MARGIN_MS) + ms(1)).saturating_sub(rec.elapsed()),
+    };
+    let (ended, gave_up) = join_in_time(timer, &rec, within);
     threads::assert_gone(&name);
     Run {
         rec,
