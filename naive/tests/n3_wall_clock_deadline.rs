@@ -19,11 +19,10 @@ fn delay() -> Duration {
     kit::ms(50)
 }
 
-/// How far the administrator sets the wall clock back ("a year"): the
-/// length of the reproducing test, which must wait it out, and the bound
-/// the fixed timer is held to. A timer on the wall clock cannot run the task
-/// before `delay() + jump()`; one on the monotonic clock runs it at about
-/// `delay()`. The fixed test's bound is that floor of the bug, as far from
+/// How far the administrator sets the wall clock back ("a year"), and the
+/// bound the fixed timer is held to. A timer on the wall clock cannot run
+/// the task before `delay() + jump()`; one on the monotonic clock runs it
+/// at about `delay()`. The fixed test's bound is that floor of the bug, as far from
 /// the fix's time as a bound can be and still tell the two apart: a loaded
 /// machine has been seen to run the fixed timer's task 0.8 s late, and
 /// nothing short of two seconds' delay breaks it.
@@ -34,8 +33,8 @@ fn jump() -> Duration {
 /// Schedules a task due in `delay()` on a timer over `clock`, holds the timer
 /// thread once it has found the task early, sets the settable wall clock back
 /// by `jump()`, lets the thread go on, and returns the recorder (its start is
-/// just before `schedule`, so the task is due at `delay()` or later) and the
-/// timer (drop it once done: that joins its thread).
+/// just before `schedule`, so the task is due at `delay()` or later), the
+/// timer (drop it once done: that joins its thread) and its thread's name.
 ///
 /// The scenario needs the thread to look at the task before it is due. A
 /// machine that keeps the thread off its core for the whole `delay()` makes
@@ -45,7 +44,7 @@ fn jump() -> Duration {
 fn schedule_then_set_clock_back(
     clock: impl Clock + Clone,
     wall: &SettableWallClock,
-) -> (Recorder, Timer) {
+) -> (Recorder, Timer, String) {
     for _ in 0..TRIES {
         let name = kit::threads::unique_name("n3");
         let timer = Timer::with_clock(&name, clock.clone()).unwrap();
@@ -70,7 +69,7 @@ fn schedule_then_set_clock_back(
             // The task is surely still pending: set the clock back now.
             wall.set_back(jump());
             pause.release();
-            return (rec, timer);
+            return (rec, timer, name);
         }
     }
     panic!(
@@ -85,14 +84,13 @@ const TRIES: usize = 5;
 #[test]
 fn n3_wall_clock_deadline_reproduces() {
     let wall = SettableWallClock::new();
-    let (rec, _timer) = schedule_then_set_clock_back(wall.clone(), &wall);
+    let (rec, _timer, name) = schedule_then_set_clock_back(wall.clone(), &wall);
     // Exact lower bound: the task is due at wall time (schedule + delay), and
     // the wall clock now reads `jump` less than real time, so the task cannot
-    // run before real time schedule + delay + jump > start + jump. Half the
-    // jump is already twenty times the task's delay: the test looks that
-    // long, and does not wait out the rest (the red check on the wall clock
-    // shows when the task does run).
-    let looked = jump() / 2;
+    // run before real time schedule + delay + jump > start + jump. The test
+    // looks four times the task's delay, not the whole jump (the red check on
+    // the wall clock shows when the task does run).
+    let looked = delay() * 4;
     if let Err(early) = rec.still_absent("task ran", looked) {
         panic!(
             "the wall clock was set back by {} ms, yet the task, due at {} ms, ran at {} ms",
@@ -101,6 +99,19 @@ fn n3_wall_clock_deadline_reproduces() {
             early.at.as_millis()
         );
     }
+    // Not run, and not for want of a look: the thread still takes the task,
+    // finds it not due on the wall clock, and puts it back. Held there once
+    // more, it shows that, well past the task's deadline.
+    let again = Pause::arm(PUT_BACK, &name);
+    again.wait_reached();
+    let at = rec.elapsed();
+    assert_eq!(
+        rec.count("task ran"),
+        0,
+        "the task ran before the thread put it back at {} ms",
+        at.as_millis()
+    );
+    assert!(at >= looked, "held at {} ms", at.as_millis());
 }
 
 /// The settable wall clock is not wired to the monotonic one, so this test
@@ -110,7 +121,7 @@ fn n3_wall_clock_deadline_reproduces() {
 #[test]
 fn n3_wall_clock_deadline_fixed() {
     let wall = SettableWallClock::new();
-    let (rec, _timer) = schedule_then_set_clock_back(MonotonicClock::new(), &wall);
+    let (rec, _timer, _) = schedule_then_set_clock_back(MonotonicClock::new(), &wall);
     let ran = rec
         .eventually("task ran", kit::ms(5000))
         .expect("the task never ran");
@@ -134,7 +145,7 @@ fn n3_wall_clock_deadline_fixed() {
 #[ignore = "N3 wall_clock_deadline: shows the bug in busy_loop.rs on the wall clock"]
 fn n3_wall_clock_deadline_on_wall_clock() {
     let wall = SettableWallClock::new();
-    let (rec, _timer) = schedule_then_set_clock_back(wall.clone(), &wall);
+    let (rec, _timer, _) = schedule_then_set_clock_back(wall.clone(), &wall);
     let ran = rec.eventually("task ran", kit::ms(5000));
     let on_time = ran.is_some_and(|ran| ran < delay() + jump());
     assert!(
