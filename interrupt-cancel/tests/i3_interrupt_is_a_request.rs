@@ -12,6 +12,8 @@
 //! no longer running and does nothing.
 #![cfg(not(loom))]
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
 
 use interrupt_cancel::interrupt;
@@ -20,8 +22,9 @@ use kit::pause::Pause;
 use kit::scale::in_ms;
 use kit::{Recorder, ms, threads};
 
-/// How long a task that never checks runs.
-const STUBBORN_MS: u64 = 300;
+/// How long a task that never checks is seen to run on after its
+/// interrupt, before the test lets it end.
+const STUBBORN_MS: u64 = 50;
 /// How soon a checking task must stop once interrupted.
 const STOP_BOUND_MS: u64 = 500;
 /// How long a checking task would run if nobody stopped it.
@@ -99,23 +102,44 @@ fn i3_interrupt_is_a_request_a_task_that_never_checks_runs_to_its_end() {
     let timer = Timer::new(&name).unwrap();
     let rec = Recorder::new();
     let r = rec.clone();
+    let go = Arc::new(AtomicBool::new(false));
+    let may_end = Arc::clone(&go);
     let handle = started(&timer, &rec, move || {
-        std::thread::sleep(ms(STUBBORN_MS)); // std's sleep: deaf to our interrupt
+        // std's sleep, deaf to our interrupt: the task runs until the test
+        // lets it end, so the interrupt surely finds it running.
+        while !may_end.load(SeqCst) {
+            std::thread::sleep(ms(1));
+        }
         r.record(format!(
             "task ended, interrupted = {}",
             interrupt::is_interrupted()
         ));
     });
-    let start = rec.at("task started").unwrap();
     assert!(handle.interrupt(), "the task was running");
+    // Interrupted, it runs on: a task that checks would stop within
+    // milliseconds (the tests above).
+    let interrupted = rec.record("interrupted");
+    if let Err(ended) = rec.still_absent(
+        "task ended, interrupted = true",
+        interrupted + ms(STUBBORN_MS),
+    ) {
+        panic!(
+            "the task ended at {} ms, interrupted at {} ms\n{}",
+            in_ms(ended.at),
+            in_ms(interrupted),
+            rec.log()
+        );
+    }
+    let let_go = rec.record("let the task end");
+    go.store(true, SeqCst);
     let ended = rec
         .eventually("task ended, interrupted = true", ms(5000))
         .unwrap_or_else(|| panic!("no end, or the interrupt was lost\n{}", rec.log()));
     assert!(
-        ended >= start + ms(STUBBORN_MS),
-        "the task ended at {} ms, before its {STUBBORN_MS} ms were over (started at {} ms)",
+        ended >= let_go,
+        "the task ended at {} ms, before it was let go at {} ms",
         in_ms(ended),
-        in_ms(start)
+        in_ms(let_go)
     );
     drop(timer);
     threads::assert_gone(&name);

@@ -33,6 +33,9 @@ const TASK2_DUE_MS: u64 = 100;
 const TASK3_DELAY_MS: u64 = 20;
 /// How late a task may run on a live timer.
 const MARGIN_MS: u64 = 500;
+/// How long after their deadlines the reproducing test looks for tasks 2
+/// and 3 on a timer whose thread is gone.
+const LOOK_MS: u64 = 100;
 
 trait Version: Sized {
     /// Whether the thread dies with the panic.
@@ -200,7 +203,17 @@ fn i6_panic_kills_timer_reproduces() {
         "a dead timer accepts work\n{}",
         run.rec.log()
     );
-    let until = run.task3_due() + ms(MARGIN_MS);
+    // No thread is left to run them, and `schedule` starts none: they
+    // never run. Looked for a while past both deadlines all the same, not
+    // the whole MARGIN_MS the check gives a live timer: no wait would
+    // change what a timer without a thread does.
+    assert_eq!(
+        threads::tids_named(&run.name).map(|t| t.len()).ok(),
+        Some(0),
+        "a thread of the timer's name is back\n{}",
+        run.rec.log()
+    );
+    let until = run.task3_due().max(ms(TASK2_DUE_MS)) + ms(LOOK_MS);
     for task in ["task 2 ran", "task 3 ran"] {
         assert_eq!(
             run.rec.still_absent(task, until),
