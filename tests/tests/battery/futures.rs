@@ -250,7 +250,7 @@ pub fn not_the_drivers(why: &str) -> Outcome {
     Outcome {
         verdict: Verdict::NotApplicable,
         detail: format!("a timer for futures: {why}"),
-        joined: true,
+        joined: true.into(),
     }
 }
 
@@ -258,7 +258,7 @@ fn not_futures() -> Outcome {
     Outcome {
         verdict: Verdict::NotApplicable,
         detail: "not a timer for futures".to_owned(),
-        joined: true,
+        joined: true.into(),
     }
 }
 
@@ -336,7 +336,7 @@ pub fn lost_waker(version: &Version) -> Outcome {
             detail: "its poll has no window to hold: it looks and stores under one hold of \
                      the entry's lock, as the fix does"
                 .to_owned(),
-            joined: true,
+            joined: true.into(),
         };
     };
     let (driver, name) = driver(&futures, "pm-a1");
@@ -385,7 +385,7 @@ pub fn lost_waker(version: &Version) -> Outcome {
             if pending { "Pending" } else { "Ready" },
             stats.pending
         ),
-        joined: finish(driver, &name),
+        joined: finish(driver, &name).into(),
     }
 }
 
@@ -422,7 +422,7 @@ pub fn stale_waker(version: &Version) -> Outcome {
             "fired: {fired}; task A (polled first, then let go) woken {woken_a} times, task B \
              (polled last) {woken_b}"
         ),
-        joined: finish(driver, &name),
+        joined: finish(driver, &name).into(),
     }
 }
 
@@ -468,7 +468,7 @@ pub fn reset_to_past(version: &Version) -> Outcome {
              {due_now}; the driver's plan {:?}",
             stats.plan
         ),
-        joined: finish(driver, &name),
+        joined: finish(driver, &name).into(),
     }
 }
 
@@ -505,7 +505,7 @@ pub fn wake_under_lock(version: &Version) -> Outcome {
             "woken {} times, {under} of them with the driver's lock held",
             probe.woken()
         ),
-        joined: finish(driver, &name),
+        joined: finish(driver, &name).into(),
     }
 }
 
@@ -531,6 +531,6 @@ pub fn dropped_sleeps_held(futures: &Futures) -> Outcome {
     Outcome {
         verdict,
         detail: format!("{held} entries held after {won} timeouts whose futures won"),
-        joined: finish(driver, &name),
+        joined: finish(driver, &name).into(),
     }
 }

@@ -1,10 +1,12 @@
 //! The progression matrix: rows are versions, columns are scenarios.
 
-use std::collections::BTreeSet;
 use std::io::Write;
-use std::sync::{Mutex, mpsc};
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
+
+use parking_lot::RwLock;
 
 use super::pools::PoolVersion;
 use super::scenarios::{Outcome, Verdict};
@@ -13,8 +15,10 @@ use super::versions::Version;
 /// When a column's scenarios run. The columns of one wave run side by
 /// side, every version's scenario on a thread of its own; the waves run
 /// one after another, in this order. Most scenarios spend their time
-/// waiting out a deadline, so a wave takes about as long as its slowest
-/// scenario, not the sum of its columns'. What decides the waves is what
+/// waiting, for a task or a thread, until their verdict is reached (a
+/// version whose stop then sits out a far deadline is left to a reaper:
+/// see [`super::gone::Joined`]), so a wave takes about as long as its
+/// slowest verdict, not the sum of its columns'. What decides the waves is what
 /// the scenarios do to each other: a scenario whose verdict is a time
 /// (how late a task ran, how soon a thread ended) needs its setup done
 /// in a few milliseconds, which a few hundred threads starting at once
@@ -120,7 +124,7 @@ impl Column {
         outcome.unwrap_or(Outcome {
             verdict: Verdict::NotApplicable,
             detail: "not asked of this kind of version".to_owned(),
-            joined: true,
+            joined: true.into(),
         })
     }
 }
@@ -135,21 +139,64 @@ const UNCLEAR_RETRIES: usize = 2;
 /// named and the test process ends failed.
 const HUNG_AFTER: Duration = Duration::from_secs(120);
 
-/// The cells running now, by column and version, for [`HUNG_AFTER`]'s
-/// report.
-type InFlight = Mutex<BTreeSet<(&'static str, &'static str)>>;
+/// The cells running now, for [`HUNG_AFTER`]'s report: one flag per
+/// (column, version), each set while its cell runs. Flags, not a set
+/// behind a lock: a wave starts a few hundred cells at once on two cores,
+/// and a cell preempted while it held such a lock kept the others from
+/// starting for hundreds of milliseconds.
+struct InFlight {
+    cells: Vec<((&'static str, &'static str), AtomicBool)>,
+    versions: usize,
+}
 
-/// Runs one cell, listed in `in_flight` while it runs.
-fn watched(in_flight: &InFlight, column: &Column, version: &Version) -> Outcome {
-    let key = (column.heading, version.name);
-    in_flight.lock().expect("in-flight list").insert(key);
+impl InFlight {
+    fn new(columns: &[Column], versions: &[Version]) -> InFlight {
+        let cells = columns
+            .iter()
+            .flat_map(|c| {
+                versions
+                    .iter()
+                    .map(|v| ((c.heading, v.name), AtomicBool::new(false)))
+            })
+            .collect();
+        InFlight {
+            cells,
+            versions: versions.len(),
+        }
+    }
+
+    fn flag(&self, column: usize, version: usize) -> &AtomicBool {
+        &self.cells[column * self.versions + version].1
+    }
+
+    /// The cells running now, by column and version.
+    fn running(&self) -> Vec<(&'static str, &'static str)> {
+        self.cells
+            .iter()
+            .filter(|(_, running)| running.load(SeqCst))
+            .map(|(key, _)| *key)
+            .collect()
+    }
+}
+
+/// Runs one cell (column `c`, version `v`), flagged in `in_flight` while it
+/// runs.
+fn watched(
+    in_flight: &InFlight,
+    c: usize,
+    column: &Column,
+    v: usize,
+    version: &Version,
+) -> Outcome {
+    in_flight.flag(c, v).store(true, SeqCst);
     let outcome = column.run(version);
-    in_flight.lock().expect("in-flight list").remove(&key);
+    in_flight.flag(c, v).store(false, SeqCst);
     outcome
 }
 
-/// How long each wave took: what `run` measured, for the details.
-pub type Took = Vec<(Wave, Duration)>;
+/// How long each wave took, and then the wait for the reapers still
+/// running (`None`): what `run` measured, for the details.
+pub type Took = Vec<(Option<Wave>, Duration)>;
 
 /// Runs every column's scenario against every version, a wave at a time
 /// (see [`Wave`]): within a wave every (column, version) pair runs on a
@@ -157,7 +204,7 @@ pub type Took = Vec<(Wave, Duration)>;
 /// row of outcomes per version, in column order, and how long each wave
 /// took.
 pub fn run(versions: &[Version], columns: &[Column]) -> (Vec<Vec<Outcome>>, Took) {
-    let in_flight = InFlight::default();
+    let in_flight = InFlight::new(columns, versions);
     let (done, finished) = mpsc::channel::<()>();
     thread::scope(|s| {
         let in_flight = &in_flight;
@@ -165,16 +212,15 @@ pub fn run(versions: &[Version], columns: &[Column]) -> (Vec<Vec<Outcome>>, Took
             // Wakes when `done` is dropped (the matrix ended), or at the
             // limit: then it names the cells that never ended.
             if finished.recv_timeout(HUNG_AFTER) == Err(mpsc::RecvTimeoutError::Timeout) {
-                let cells = in_flight
-                    .lock()
-                    .map(|c| format!("{c:?}"))
-                    .unwrap_or_default();
+                let cells = format!("{:?}", in_flight.running());
+                let reaping = format!("{:?}", super::gone::REAPING.lock());
                 // Straight to the process's stderr: the harness captures
                 // `eprintln!` and would lose it with the exit.
                 let _ = writeln!(
                     std::io::stderr(),
                     "the progression matrix has run for {} s; still running \
-                     (column, version): {cells}",
+                     (column, version): {cells}; still being stopped (thread \
+                     names): {reaping}",
                     HUNG_AFTER.as_secs()
                 );
                 std::process::exit(101);
@@ -199,6 +245,15 @@ fn run_waves(
     let mut took = Vec::new();
     for wave in waves {
         let start = Instant::now();
+        // Every cell waits at the gate until all are spawned: started at
+        // once, the cells that ran would otherwise take the cores from
+        // this thread, and the last columns' cells would start hundreds
+        // of milliseconds after the first's. A read lock, not a condvar:
+        // the writer's unlock lets every reader go at once, where a
+        // condvar's waiters would take its mutex one after another, each
+        // waiting for a core.
+        let gate = RwLock::new(());
+        let closed = gate.write();
         let ran: Vec<(usize, Vec<Outcome>)> = thread::scope(|s| {
             let runs: Vec<_> = columns
                 .iter()
@@ -207,11 +262,19 @@ fn run_waves(
                 .map(|(i, column)| {
                     let cells: Vec<_> = versions
                         .iter()
-                        .map(|v| s.spawn(move || watched(in_flight, column, v)))
+                        .enumerate()
+                        .map(|(v, version)| {
+                            let gate = &gate;
+                            s.spawn(move || {
+                                drop(gate.read());
+                                watched(in_flight, i, column, v, version)
+                            })
+                        })
                         .collect();
                     (i, cells)
                 })
                 .collect();
+            drop(closed);
             runs.into_iter()
                 .map(|(i, cells)| {
                     let outcomes = cells
@@ -232,19 +295,26 @@ fn run_waves(
                         break;
                     }
                     let first = std::mem::take(&mut outcome.detail);
-                    *outcome = watched(in_flight, &columns[i], &versions[v]);
+                    *outcome = watched(in_flight, i, &columns[i], v, &versions[v]);
                     outcome.detail =
                         format!("{}; asked again ({again}), first: {first}", outcome.detail);
                 }
             }
             by_column[i] = Some(outcomes);
         }
-        took.push((wave, start.elapsed()));
+        took.push((Some(wave), start.elapsed()));
     }
     let by_column: Vec<Vec<Outcome>> = by_column
         .into_iter()
         .map(|c| c.expect("every column ran in its wave"))
         .collect();
+    // Every reaper joined (each has stopped its version and looked for its
+    // thread) before the matrix returns, and under its limit.
+    let start = Instant::now();
+    for outcome in by_column.iter().flatten() {
+        outcome.joined.get();
+    }
+    took.push((None, start.elapsed()));
     // Transpose: one row per version.
     let rows = (0..versions.len())
         .map(|v| by_column.iter().map(|col| col[v].clone()).collect())
@@ -344,7 +414,7 @@ pub fn table(versions: &[Version], columns: &[Column], rows: &[Vec<Outcome>]) ->
                 out += &format!(" {} |", cell(outcome));
             }
             if part.joined {
-                let joined = row.iter().all(|o| o.joined);
+                let joined = row.iter().all(|o| o.joined.get());
                 out += if joined { " yes |" } else { " **no** |" };
             }
             out += "\n";
@@ -365,7 +435,10 @@ pub fn details(
 ) -> String {
     let mut out = String::new();
     for (wave, took) in took {
-        out += &format!("wave {wave:?}: {} ms\n", took.as_millis());
+        match wave {
+            Some(wave) => out += &format!("wave {wave:?}: {} ms\n", took.as_millis()),
+            None => out += &format!("after the waves, reapers: {} ms\n", took.as_millis()),
+        }
     }
     for (v, row) in versions.iter().zip(rows) {
         for (c, outcome) in columns.iter().zip(row) {

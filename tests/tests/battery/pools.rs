@@ -106,7 +106,7 @@ pub fn panic_then_execute(version: &PoolVersion) -> Outcome {
     Outcome {
         verdict,
         detail,
-        joined: finish(pool, &prefix),
+        joined: finish(pool, &prefix).into(),
     }
 }
 
@@ -148,7 +148,7 @@ pub fn long_task_delays_others(version: &PoolVersion) -> Outcome {
     Outcome {
         verdict,
         detail,
-        joined: finish(pool, &prefix),
+        joined: finish(pool, &prefix).into(),
     }
 }
 
@@ -181,7 +181,7 @@ pub fn burst_grows_the_pool(version: &PoolVersion) -> Outcome {
         detail: format!(
             "8 blocked tasks: {largest} threads (core {CORE}, maximum {MAXIMUM}), {refused} refused"
         ),
-        joined: finish(pool, &prefix),
+        joined: finish(pool, &prefix).into(),
     }
 }
 
@@ -226,7 +226,7 @@ pub fn panics_kill_every_worker(version: &PoolVersion) -> Outcome {
             "{CORE} panics: {ran} of {QUEUED} queued tasks ran within 300 ms; {} workers left",
             pool.pool_size()
         ),
-        joined: finish(pool, &prefix),
+        joined: finish(pool, &prefix).into(),
     }
 }
 
@@ -286,6 +286,6 @@ pub fn execute_shutdown_race(version: &PoolVersion) -> Outcome {
     Outcome {
         verdict,
         detail,
-        joined: finish(pool, &prefix),
+        joined: finish(pool, &prefix).into(),
     }
 }

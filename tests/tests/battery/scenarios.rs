@@ -9,7 +9,7 @@ use kit::threads::unique_name;
 use kit::{Recorder, ms};
 
 use super::futures::not_the_drivers;
-use super::gone::gone_within;
+use super::gone::{Joined, gone_within};
 use super::versions::Version;
 
 /// What one scenario made of one version.
@@ -47,7 +47,7 @@ pub struct Outcome {
     /// The measurements, printed beside the matrix (they vary run to run).
     pub detail: String,
     /// Whether the timer's thread was gone after the timer was dropped.
-    pub joined: bool,
+    pub joined: Joined,
 }
 
 /// N1 `busy_wait`: with one task pending far out, how much CPU does the
@@ -58,18 +58,18 @@ pub struct Outcome {
 /// ([`kit::cpu::until_judged`]), not measured again: a second window would
 /// run past the task's deadline.
 pub fn busy_wait(version: &Version) -> Outcome {
-    let mut joined = true;
+    let mut reaped = Vec::new();
     let (share, starved) = kit::cpu::until_judged(BUSY_WAIT_TRIES, || {
         let name = unique_name("pm-n1");
         let timer = (version.start)(&name);
         // Due after the 300 ms window, and no later: a version whose drop
-        // sits out its sleep (sleep_until) costs the column until then.
+        // sits out its sleep (sleep_until) holds its reaper until then.
         timer.schedule(ms(400), Box::new(|| {}));
-        let share = kit::cpu::measure_once(&name, ms(300));
-        finish(version, &name, timer);
-        joined &= gone_within(&name, ms(1000));
+        let share = super::gone::measure_once(&name, ms(300));
+        reaped.push(reap(version, &name, timer));
         share
     });
+    let joined = reaped.into_iter().fold(Joined::from(true), Joined::and);
     // Judged by demand (running or ready to run), which a loaded machine
     // cannot hide: a busy loop wants a core all the time.
     // Idle also means it did not want a core for half the window: a busy
@@ -132,11 +132,10 @@ pub fn earlier_task_in_the_window(version: &Version) -> Outcome {
         held.wait_reached();
         if !timer.planned_a_deadline() {
             drop(pause);
-            finish(version, &name, timer);
             return Outcome {
                 verdict: Verdict::Unclear,
                 detail: "held in its window before it had planned for the far task".to_owned(),
-                joined: gone_within(&name, ms(1000)),
+                joined: reap(version, &name, timer),
             };
         }
     }
@@ -164,16 +163,27 @@ pub fn earlier_task_in_the_window(version: &Version) -> Outcome {
         client.join().expect("the client thread")
     });
 
-    let ran = rec.eventually("near task ran", ms(5000));
-    finish(version, &name, timer);
-    let joined = gone_within(&name, ms(1000));
+    // Missed, the near task runs with the far task, some 550 ms late. Not
+    // run `MISSED_MS` after its due time is the bug, reached: the rest is
+    // not waited out (the reaper waits for a thread asleep toward the far
+    // task).
+    let bug = version.window.map_or("?", |(_, id)| id);
+    let missed_at = near_due + ms(MISSED_MS);
+    let ran = rec.eventually("near task ran", missed_at.saturating_sub(rec.elapsed()));
+    let joined = reap(version, &name, timer);
     let (verdict, detail) = match ran {
-        None => (Verdict::Unclear, "the near task never ran".to_owned()),
+        None => (
+            Verdict::Bug(bug),
+            format!(
+                "near task due at {} ms, not run by {} ms",
+                near_due.as_millis(),
+                missed_at.as_millis()
+            ),
+        ),
         Some(ran) => {
             let late = ran.saturating_sub(near_due);
-            // Missed, it runs with the far task, ~550 ms late.
-            let verdict = if late > ms(400) {
-                Verdict::Bug(version.window.map_or("?", |(_, id)| id))
+            let verdict = if late > ms(MISSED_MS) {
+                Verdict::Bug(bug)
             } else if late < ms(200) {
                 Verdict::Ok
             } else {
@@ -193,6 +203,12 @@ pub fn earlier_task_in_the_window(version: &Version) -> Outcome {
         joined,
     }
 }
+
+/// How late [`earlier_task_in_the_window`]'s near task is missed: a
+/// thread that waits toward the far task runs it some 550 ms late, a
+/// thread woken for it within a few milliseconds (under 200 ms is on
+/// time).
+const MISSED_MS: u64 = 400;
 
 /// The three ways a cancel can meet the timer thread, the columns P1, P2
 /// and P3.
@@ -245,7 +261,7 @@ fn cancel(version: &Version, case: Cancel) -> Outcome {
             return Outcome {
                 verdict: Verdict::NotApplicable,
                 detail: "no cancel: stops only when dropped".to_owned(),
-                joined: true,
+                joined: true.into(),
             };
         }
     };
@@ -255,7 +271,7 @@ fn cancel(version: &Version, case: Cancel) -> Outcome {
     let gate = stop.gate.filter(|_| far).map(|g| Pause::arm(g, &name));
     let mut timer = Some(Arc::new((version.start)(&name)));
 
-    let (verdict, detail) = thread::scope(|s| {
+    let (verdict, detail, client) = thread::scope(|s| {
         if let Some(gate) = &gate {
             gate.wait_reached();
         }
@@ -291,7 +307,8 @@ fn cancel(version: &Version, case: Cancel) -> Outcome {
         if let Some(pause) = &pause
             && !pause.reached_within(ms(5000))
         {
-            return (Verdict::Unclear, "never reached its pause point".to_owned());
+            let detail = "never reached its pause point".to_owned();
+            return (Verdict::Unclear, detail, None);
         }
         // A load probe: how long this thread waits for a core while it
         // watches. Only a bound on the clock needs it (see `late`).
@@ -300,43 +317,56 @@ fn cancel(version: &Version, case: Cancel) -> Outcome {
         let waited_before = waited();
         let mut watch = super::gone::Watch::start(&name);
         let cancelled_at = rec.record("cancel");
+        // Not scoped: a drop that sits out a far deadline (`sleep_until`)
+        // is waited for by the reaper, after the verdict.
+        let client_name = unique_name("pm-pc");
+        let client = thread::Builder::new().name(client_name.clone());
         let client = if stop.cancel {
             let t = Arc::clone(timer.as_ref().expect("the timer"));
             let r = rec.clone();
-            s.spawn(move || {
+            client.spawn(move || {
+                r.record("cancel called");
                 t.cancel();
                 r.record("cancel returned");
             })
         } else {
             let t = timer.take();
             let r = rec.clone();
-            s.spawn(move || {
+            client.spawn(move || {
+                r.record("cancel called");
                 drop(t);
                 r.record("cancel returned");
             })
-        };
-        let _ = rec.eventually("cancel returned", ms(100));
+        }
+        .expect("spawn the client");
+        // The thread is let go once the client's call has returned (it got
+        // in while the thread was held), or is blocked on the held thread
+        // (asleep after its call: on a lock the thread holds, or in the
+        // drop's join), and after 100 ms at most.
+        kit::eventually(ms(100), || {
+            rec.count("cancel returned") > 0
+                || (rec.count("cancel called") > 0 && super::gone::all_asleep(&client_name))
+        });
         if let Some(pause) = pause {
             pause.release();
         }
+        // No thread found to watch reads as gone at once: not a verdict.
+        let watched = watch.watching() > 0;
         let gone = watch.gone_within(ms(STOPS_WITHIN_MS));
         let seen_at = rec.elapsed();
         // Still there: asleep (blocked in a wait nobody ends: the bug), or
         // running or ready to run (on its way out, or kept from a core).
-        let asleep = !gone
-            && kit::threads::tids_named(&name).is_ok_and(|tids| {
-                tids.iter()
-                    .all(|&tid| kit::threads::state(tid).is_none_or(|s| s == 'S'))
-            });
+        let asleep = !gone && super::gone::all_asleep(&name);
         // Late by the clock on a machine that kept this thread from a core
         // for a fifth of the bound or more: the clock cannot say whose
         // delay it was. Unclear, and the matrix asks again after the wave.
         // And a far task due before the bound ends cannot tell a thread
         // that stopped from one that waited for it.
         let fifth = ms(STOPS_WITHIN_MS) / 5;
-        let scheduled_at = rec.at("far task scheduled");
-        let too_late =
-            scheduled_at.is_some_and(|at| cancelled_at + ms(STOPS_WITHIN_MS) >= at + ms(FAR_MS));
+        // The far task is due no sooner than this (it was recorded as
+        // scheduled before `schedule` was called).
+        let far_due = rec.at("far task scheduled").map(|at| at + ms(FAR_MS));
+        let too_late = far_due.is_some_and(|due| cancelled_at + ms(STOPS_WITHIN_MS) >= due);
         // The timer's thread kept from a core: its lateness may be the
         // machine's. Asleep and not kept from one: its own (the bug).
         let starved = watch.waited() >= fifth;
@@ -348,52 +378,84 @@ fn cancel(version: &Version, case: Cancel) -> Outcome {
         if !gone && let Some(t) = &timer {
             t.rescue(); // so that every thread the battery starts is joined
         }
-        drop(timer.take());
-        let _ = client.join();
         let how = if stop.cancel { "cancelled" } else { "dropped" };
         // A drop joins the thread: its return is when the thread ended,
         // whenever this thread, kept from a core on a loaded machine,
         // got round to looking. Ended later than the bound is the bug,
-        // even if the look came later still and found it gone.
-        let ended = rec.at("cancel returned").filter(|_| !stop.cancel);
-        if let Some(ended) = ended.filter(|&e| e > cancelled_at + ms(STOPS_WITHIN_MS)) {
-            let detail = format!(
-                "{how} at {} ms, the drop returned (its thread joined) at {} ms",
-                cancelled_at.as_millis(),
-                ended.as_millis()
-            );
-            let verdict = if loaded {
-                Verdict::Unclear
+        // even if the look came later still and found it gone. (A thread
+        // gone has been joined, or is about to be: that drop returns.)
+        let ended = match (stop.cancel, gone) {
+            (true, _) => None,
+            (false, true) => rec.eventually("cancel returned", ms(1000)),
+            (false, false) => rec.at("cancel returned"),
+        };
+        let (verdict, detail) =
+            if let Some(ended) = ended.filter(|&e| e > cancelled_at + ms(STOPS_WITHIN_MS)) {
+                let detail = format!(
+                    "{how} at {} ms, the drop returned (its thread joined) at {} ms",
+                    cancelled_at.as_millis(),
+                    ended.as_millis()
+                );
+                let verdict = if loaded {
+                    Verdict::Unclear
+                } else {
+                    Verdict::Bug(bug)
+                };
+                (verdict, detail)
+            } else if !watched {
+                let detail = format!(
+                    "{how} at {} ms, its thread not found",
+                    cancelled_at.as_millis()
+                );
+                (Verdict::Unclear, detail)
+            } else if gone && far_due.is_some_and(|due| seen_at >= due) {
+                // Gone, but seen so only once the far task was due: a thread
+                // that waited for it would be gone by then too (the cancel
+                // came late, after a setup a loaded machine made slow).
+                let detail = format!(
+                    "{how} at {} ms, thread gone by {} ms, after the far task's deadline",
+                    cancelled_at.as_millis(),
+                    seen_at.as_millis()
+                );
+                (Verdict::Unclear, detail)
+            } else if gone {
+                let detail = format!(
+                    "{how} at {} ms, thread gone by {} ms",
+                    cancelled_at.as_millis(),
+                    seen_at.as_millis()
+                );
+                (Verdict::Ok, detail)
             } else {
-                Verdict::Bug(bug)
+                let detail = format!(
+                    "{how} at {} ms, thread still there at {} ms ({})",
+                    cancelled_at.as_millis(),
+                    seen_at.as_millis(),
+                    if asleep { "asleep" } else { "not asleep" }
+                );
+                let verdict = if asleep && !starved && !too_late {
+                    Verdict::Bug(bug)
+                } else {
+                    Verdict::Unclear
+                };
+                (verdict, detail)
             };
-            (verdict, detail)
-        } else if gone {
-            let detail = format!(
-                "{how} at {} ms, thread gone by {} ms",
-                cancelled_at.as_millis(),
-                seen_at.as_millis()
-            );
-            (Verdict::Ok, detail)
-        } else {
-            let detail = format!(
-                "{how} at {} ms, thread still there at {} ms ({})",
-                cancelled_at.as_millis(),
-                seen_at.as_millis(),
-                if asleep { "asleep" } else { "not asleep" }
-            );
-            let verdict = if asleep && !starved && !too_late {
-                Verdict::Bug(bug)
-            } else {
-                Verdict::Unclear
-            };
-            (verdict, detail)
+        (verdict, detail, Some(client))
+    });
+    // The drop (or the cancel) waited for, and the thread looked for, on a
+    // reaper: a thread that waits out the far deadline ends only then.
+    let timer = timer.take();
+    let watched = name.clone();
+    let joined = Joined::later(&name, move || {
+        drop(timer);
+        if let Some(client) = client {
+            let _ = client.join();
         }
+        gone_within(&watched, ms(FAR_MS + 1000))
     });
     Outcome {
         verdict,
         detail,
-        joined: gone_within(&name, ms(FAR_MS + 1000)),
+        joined,
     }
 }
 
@@ -420,17 +482,18 @@ pub fn panic_then_schedule(version: &Version) -> Outcome {
         }),
     );
     if rec.eventually("panicking", ms(2000)).is_none() {
-        finish(version, &name, timer);
         return Outcome {
             verdict: Verdict::Unclear,
             detail: "the panicking task never ran".to_owned(),
-            joined: gone_within(&name, ms(1000)),
+            joined: reap(version, &name, timer),
         };
     }
     // A thread that dies is gone within milliseconds (its panic prints
     // nothing: see `quiet_deliberate_panics`); one that lives costs the
-    // wait. Scheduling before a dying thread is gone would be I2's window.
-    let died = gone_within(&name, ms(300));
+    // wait. Scheduling before a dying thread is gone would be I2's window:
+    // a thread still there at the end of the wait is not judged to have
+    // died (below).
+    let died = gone_within(&name, ms(DIES_WITHIN_MS));
     let r = rec.clone();
     let accepted = timer.try_schedule(
         ms(20),
@@ -438,7 +501,13 @@ pub fn panic_then_schedule(version: &Version) -> Outcome {
             r.record("later task ran");
         }),
     );
-    let ran = accepted && rec.eventually("later task ran", ms(500)).is_some();
+    // On a timer whose thread died, an accepted task can run only on a
+    // thread the timer starts anew, in milliseconds; the bug's task is
+    // looked for a while and, with still no thread of the timer's name
+    // there, can never run. A thread that lived runs it in milliseconds.
+    let wait = if died { DEAD_RUNS_WITHIN_MS } else { 500 };
+    let ran = accepted && rec.eventually("later task ran", ms(wait)).is_some();
+    let still_dead = died && super::gone::tids_named(&name).is_ok_and(|t| t.is_empty());
     let how = if died {
         "the thread died"
     } else {
@@ -447,18 +516,36 @@ pub fn panic_then_schedule(version: &Version) -> Outcome {
     let (verdict, detail) = match (accepted, ran) {
         (false, _) => (Verdict::Ok, format!("{how}; the later task was refused")),
         (true, true) => (Verdict::Ok, format!("{how}; the later task ran")),
-        (true, false) => (
+        (true, false) if still_dead => (
             Verdict::Bug("I6"),
-            format!("{how}; the later task was accepted and had not run 500 ms later"),
+            format!(
+                "{how}; the later task was accepted and had not run {wait} ms later, with no \
+                 thread left to run it"
+            ),
+        ),
+        // Accepted and not run by a thread still there: one that lived
+        // and lost the task (no version does), or one still dying when
+        // the wait ended (a loaded machine).
+        (true, false) => (
+            Verdict::Unclear,
+            format!(
+                "{how}; the later task was accepted and had not run {wait} ms later, the \
+                 thread still there"
+            ),
         ),
     };
-    finish(version, &name, timer);
     Outcome {
         verdict,
         detail,
-        joined: gone_within(&name, ms(1000)),
+        joined: reap(version, &name, timer),
     }
 }
+
+/// How long [`panic_then_schedule`] waits for a thread to die of its
+/// task's panic before it schedules the later task.
+const DIES_WITHIN_MS: u64 = 150;
+/// How long it looks for the later task on a timer whose thread died.
+const DEAD_RUNS_WITHIN_MS: u64 = 200;
 
 /// I4 `delayed_tasks`: a task that runs 400 ms starts at once; a task due
 /// at 50 ms waits for it on a timer with one thread.
@@ -484,7 +571,7 @@ pub fn long_task_delays_others(version: &Version) -> Outcome {
         }),
     );
     let ran = rec.eventually("short task ran", ms(3000));
-    finish(version, &name, timer);
+    let joined = reap(version, &name, timer);
     let (verdict, detail) = match ran {
         None => (Verdict::Unclear, "the short task never ran".to_owned()),
         Some(ran) => {
@@ -506,7 +593,7 @@ pub fn long_task_delays_others(version: &Version) -> Outcome {
     Outcome {
         verdict,
         detail,
-        joined: gone_within(&name, ms(1000)),
+        joined,
     }
 }
 
@@ -545,11 +632,10 @@ pub fn fixed_rate_catches_up(version: &Version) -> Outcome {
         }
     });
     if !timer.schedule_at_fixed_rate(ms(0), period, periodic) {
-        finish(version, &name, timer);
         return Outcome {
             verdict: Verdict::NotApplicable,
             detail: "no fixed-rate scheduling".to_owned(),
-            joined: gone_within(&name, ms(1000)),
+            joined: reap(version, &name, timer),
         };
     }
     // The sentinel is due at 3.5 periods: the fixed-rate runs due before
@@ -569,7 +655,7 @@ pub fn fixed_rate_catches_up(version: &Version) -> Outcome {
         }),
     );
     let _ = rec.eventually("sentinel", ms(7000));
-    finish(version, &name, timer);
+    let joined = reap(version, &name, timer);
     let events = rec.events();
     let before = events
         .iter()
@@ -592,7 +678,7 @@ pub fn fixed_rate_catches_up(version: &Version) -> Outcome {
         } else {
             "the task due at 3.5 periods never ran".to_owned()
         },
-        joined: gone_within(&name, ms(1000)),
+        joined,
     }
 }
 
@@ -602,13 +688,25 @@ pub fn fixed_rate_catches_up(version: &Version) -> Outcome {
 /// comes at once, not after watching the thread for a while: it queues a
 /// task due now, which a thread that ends on the cancel never takes, and
 /// P1's column, not this, is where a cancel that leaves a thread blocked
-/// is found.
-pub fn finish(version: &Version, _name: &str, timer: Box<dyn super::versions::Subject>) {
-    if version.stop.cancel {
+/// is found. `cancel`: whether the version stops with `cancel` (stage 4
+/// on), or by its drop alone.
+fn stop(cancel: bool, timer: Box<dyn super::versions::Subject>) {
+    if cancel {
         timer.cancel();
         timer.rescue();
     }
     drop(timer);
+}
+
+/// [`stop`] and a look for the timer's thread, named `name`, on a
+/// reaper ([`Joined::later`]): the scenario has its verdict, and a version
+/// whose stop waits out a far deadline does not hold the wave until then.
+pub fn reap(version: &Version, name: &str, timer: Box<dyn super::versions::Subject>) -> Joined {
+    let (cancel, watched) = (version.stop.cancel, name.to_owned());
+    Joined::later(name, move || {
+        stop(cancel, timer);
+        gone_within(&watched, ms(1000))
+    })
 }
 
 /// The message of the battery's own panicking task.

@@ -141,7 +141,7 @@ pub fn wakeups_per_deadline(version: &Version) -> Outcome {
     Outcome {
         verdict,
         detail: format!("{per:.1} wake-ups per fired deadline, {HERD_WORKERS} workers"),
-        joined: gone(&name, HERD_WORKERS),
+        joined: gone(&name, HERD_WORKERS).into(),
     }
 }
 
@@ -179,7 +179,7 @@ pub fn dead_entries(version: &Version) -> Outcome {
     Outcome {
         verdict,
         detail: format!("{held} entries held after {CANCELLED} schedule-then-cancel"),
-        joined: gone(&name, 1),
+        joined: gone(&name, 1).into(),
     }
 }
 
@@ -187,7 +187,7 @@ fn not_scheduled() -> Outcome {
     Outcome {
         verdict: Verdict::NotApplicable,
         detail: "not a scheduled pool".to_owned(),
-        joined: true,
+        joined: true.into(),
     }
 }
 

@@ -182,7 +182,7 @@ pub fn cursor_race(version: &Version) -> Outcome {
         return Outcome {
             verdict: Verdict::NotApplicable,
             detail: "not a wheel".to_owned(),
-            joined: true,
+            joined: true.into(),
         };
     };
     let name = unique_name("pm-w2");
@@ -267,7 +267,7 @@ pub fn cursor_race(version: &Version) -> Outcome {
     Outcome {
         verdict,
         detail,
-        joined,
+        joined: joined.into(),
     }
 }
 
@@ -322,14 +322,14 @@ pub fn schedule_cost(version: &Version) -> Outcome {
                      cells hold {} timers, not 10^5)",
                     LOCKFREE_SLOTS * LOCKFREE_CAPACITY
                 ),
-                joined: true,
+                joined: true.into(),
             };
         }
         None => {
             return Outcome {
                 verdict: Verdict::NotApplicable,
                 detail: "keeps no count of the work an insert does".to_owned(),
-                joined: true,
+                joined: true.into(),
             };
         }
     };
@@ -344,7 +344,7 @@ pub fn schedule_cost(version: &Version) -> Outcome {
             "steps per insert: {} with 10^3 pending, {} with 10^5",
             counts[0], counts[1]
         ),
-        joined: true,
+        joined: true.into(),
     }
 }
 
@@ -359,10 +359,11 @@ const IDLE_WINDOW_MS: u64 = 200;
 /// comes due in it, and no later. A task 10 s away would read the same
 /// in the window for every version (none looks at a task before its
 /// deadline, or its slot's tick: the hierarchical wheel files this one at
-/// level 1 and wakes for it at 320 ms, well after the window), but
-/// `sleep_until`'s drop sits out its sleep (as in N1 and P2), and the
+/// level 1 and wakes for it at 320 ms, well after the window), but the
 /// post's wheel would wrap a 10 s delay round its 640 ms ring (W3) and
-/// fire it inside the window.
+/// fire it inside the window. (`sleep_until`'s drop sits out its sleep,
+/// as in N1 and P2: a reaper waits for it, not the wave; see
+/// [`super::gone::Joined`].)
 const IDLE_DUE_MS: u64 = 350;
 /// At most this many wake-ups in the window is a thread that sleeps until
 /// its deadline: one for the `schedule` that woke it, one to spare.
@@ -405,7 +406,7 @@ pub fn idle_wakeups(version: &Version) -> Outcome {
     let name = unique_name("pm-idle");
     let timer = (version.start)(&name);
     timer.schedule(ms(IDLE_DUE_MS), Box::new(|| {}));
-    let thread = kit::cpu::ThreadCpu::named(&name).expect("the timer's thread");
+    let thread = super::gone::thread_named(&name).expect("the timer's thread");
     let switches = || thread.wakeups().expect("its context switches");
     let (own_before, kernel_before) = (timer.wakeups(), switches());
     let began = std::time::Instant::now();
@@ -438,7 +439,7 @@ pub fn idle_wakeups(version: &Version) -> Outcome {
         let by = in_ms(began.elapsed());
         detail += &format!("; {} turns of its own by {by} ms", turns());
     }
-    super::scenarios::finish(version, &name, timer);
+    let joined = super::scenarios::reap(version, &name, timer);
     let verdict = if share.is_busy() {
         Verdict::Bug("N1")
     } else if ticks {
@@ -451,6 +452,6 @@ pub fn idle_wakeups(version: &Version) -> Outcome {
     Outcome {
         verdict,
         detail: format!("{detail}; {share}"),
-        joined: gone_within(&name, ms(1000)),
+        joined,
     }
 }
