@@ -127,12 +127,16 @@ fn scenario(blocking: bool) -> Run {
     }
 }
 
-/// The correctness check: every task runs within MARGIN_MS of its due time.
+/// The correctness check: every task runs within MARGIN_MS of its due
+/// time, or before task 4's wait ended. Judged on order too, not on the
+/// clock alone: a task that ran while task 4 was still waiting was not
+/// kept from the thread by it, however late a loaded machine let it run;
+/// with the thread held, every task runs after task 4's wait, exactly.
 fn assert_on_time(run: &Run) {
     assert_eq!(run.tasks.len(), TASKS, "every task ran\n{}", run.rec.log());
     for (i, &(due, ran)) in run.tasks.iter().enumerate() {
         assert!(
-            ran <= due + ms(MARGIN_MS),
+            ran <= due + ms(MARGIN_MS) || ran < run.waited_until,
             "A4 blocking_in_async: task {} due at {} ms ran at {} ms ({} ms late): task 4 held \
              the executor's only thread until {} ms\n{}",
             i + 1,
