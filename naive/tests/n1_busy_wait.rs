@@ -6,13 +6,18 @@
 use kit::cpu::CpuShare;
 use naive::Timer;
 
+/// The window the timer thread is measured over: long enough for a clear
+/// share (a busy loop wants a core all of it, a blocked thread none of it),
+/// and no longer.
+const WINDOW_MS: u64 = 150;
+
 /// Schedules one task far out on a fresh naive timer and measures the timer
 /// thread's own CPU share over a window, while the task waits.
 fn cpu_while_one_task_waits() -> CpuShare {
     let name = kit::threads::unique_name("n1");
     let timer = Timer::new(&name).unwrap();
     timer.schedule(kit::ms(10_000), || {}).unwrap();
-    let share = kit::cpu::measure(&name, kit::ms(300));
+    let share = kit::cpu::measure(&name, kit::ms(WINDOW_MS));
     drop(timer);
     kit::threads::assert_gone(&name);
     share

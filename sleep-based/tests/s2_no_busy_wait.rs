@@ -36,5 +36,5 @@ fn n1_busy_wait_fixed() {
     );
 }
 
-/// The window the thread is measured over.
-const WINDOW_MS: u64 = 300;
+/// The window the thread is measured over: N1's.
+const WINDOW_MS: u64 = 150;
