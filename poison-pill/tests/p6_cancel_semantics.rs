@@ -291,8 +291,14 @@ fn p6_drop_waits_for_the_running_task<T: Version>(prefix: &str) {
     };
     rec.eventually("drop called", ms(5000))
         .expect("the dropper started");
+    // The dropper blocks in the drop (asleep, in the join) while the task
+    // runs: the task cannot finish before the gate opens. A drop that did
+    // not wait would return instead; that, and a return before the task
+    // finished, are both caught below.
+    let dropper_name = dropper.thread().name().expect("a named dropper").to_owned();
+    threads::asleep_within(&[&dropper_name], ms(HOLD_MS));
     assert_eq!(
-        rec.eventually("drop returned", ms(HOLD_MS)),
+        rec.at("drop returned"),
         None,
         "the drop returned while the task was running\n{}",
         rec.log()
