@@ -15,8 +15,10 @@ use kit::scale::in_ms;
 use kit::{Recorder, ms, threads};
 
 const DELAY_MS: u64 = 50;
-/// How late a task may run on a free timer.
-const MARGIN_MS: u64 = 300;
+/// How late a task may run on a free timer: near a second, the middle of
+/// the gap between a run on time (milliseconds) and a task never run, so
+/// that a loaded machine that wakes the thread late fails nothing.
+const MARGIN_MS: u64 = 1000;
 const FAR_MS: u64 = 3_600_000;
 
 #[test]
