@@ -73,6 +73,23 @@ const FIRST: u64 = MEASURED + 1;
 /// timers in levels 0 to 4.
 const SPAN: u64 = 1 << 24;
 
+/// The fill's deadlines, filed about in the order they fall due (by
+/// blocks of 4,096 ticks, in their random order within a block). What the
+/// levels count does not depend on the order of filing: where a timer
+/// sits, and when it moves, depends on its deadline and the time only. But
+/// the run to the end of the span reads each timer's slab entry as it fires
+/// or moves, and filed at random those reads go at random through a slab of
+/// 40 MB: half a second of cache misses, more on a busy machine. Filed
+/// like this, they go through it about in order. (The counts printed are
+/// the same either way, to the last digit.)
+fn nearly_in_order(deadlines: impl Iterator<Item = u64>) -> impl Iterator<Item = u64> {
+    let mut blocks = vec![Vec::new(); (SPAN >> 12) as usize];
+    for deadline in deadlines {
+        blocks[((deadline - FIRST) >> 12) as usize].push(deadline);
+    }
+    blocks.into_iter().flatten()
+}
+
 struct Counts {
     pending: u64,
     levels_insert: f64,
@@ -87,8 +104,8 @@ fn measure(pending: u64) -> Counts {
 
     // The levels: fill to `pending`, then count MEASURED more inserts.
     let mut levels = Levels::new();
-    for _ in 0..pending {
-        levels.insert(FIRST + rng.below(SPAN), ());
+    for deadline in nearly_in_order((0..pending).map(|_| FIRST + rng.below(SPAN))) {
+        levels.insert(deadline, ());
     }
     let before = levels.steps();
     for _ in 0..MEASURED {
