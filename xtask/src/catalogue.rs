@@ -214,31 +214,37 @@ fn test_files() -> Vec<PathBuf> {
 }
 
 /// The test functions of some files, with whether each is `#[ignore]`d.
-fn test_fns(files: &[PathBuf]) -> Vec<(String, bool)> {
+fn test_fns(sources: &Sources, files: &[PathBuf]) -> Vec<(String, bool)> {
+    files
+        .iter()
+        .flat_map(|file| sources.fns(file).as_ref().clone())
+        .collect()
+}
+
+/// The test functions of one file, with whether each is `#[ignore]`d.
+fn file_fns(file: &Path) -> Vec<(String, bool)> {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
     let mut fns = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(file).unwrap_or_default();
-        let lines: Vec<&str> = text.lines().collect();
-        for (i, line) in lines.iter().enumerate() {
-            let Some(rest) = line.trim_start().strip_prefix("fn ") else {
-                continue;
-            };
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            // Its attributes: the lines just above, up to a blank line or
-            // the end of the previous item.
-            let ignored = lines[..i]
-                .iter()
-                .rev()
-                .take_while(|l| {
-                    let l = l.trim();
-                    !l.is_empty() && !l.ends_with('}') && !l.ends_with(';')
-                })
-                .any(|l| l.trim_start().starts_with("#[ignore"));
-            fns.push((name, ignored));
-        }
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix("fn ") else {
+            continue;
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        // Its attributes: the lines just above, up to a blank line or
+        // the end of the previous item.
+        let ignored = lines[..i]
+            .iter()
+            .rev()
+            .take_while(|l| {
+                let l = l.trim();
+                !l.is_empty() && !l.ends_with('}') && !l.ends_with(';')
+            })
+            .any(|l| l.trim_start().starts_with("#[ignore"));
+        fns.push((name, ignored));
     }
     fns
 }
@@ -470,19 +476,34 @@ impl Source {
 /// The test files one check has read, each read and parsed once: a row
 /// looks at every file of its stage, and a stage has many rows.
 #[derive(Default)]
-struct Sources(RefCell<BTreeMap<PathBuf, Rc<Source>>>);
+struct Sources {
+    parsed: Known<Source>,
+    fns: Known<Vec<(String, bool)>>,
+}
+
+/// What has been read of each file.
+type Known<T> = RefCell<BTreeMap<PathBuf, Rc<T>>>;
 
 impl Sources {
     fn get(&self, file: &Path) -> Rc<Source> {
-        let known = self.0.borrow().get(file).cloned();
-        known.unwrap_or_else(|| {
-            let source = Rc::new(Source::read(file));
-            self.0
-                .borrow_mut()
-                .insert(file.to_path_buf(), Rc::clone(&source));
-            source
-        })
+        once(&self.parsed, file, Source::read)
     }
+
+    fn fns(&self, file: &Path) -> Rc<Vec<(String, bool)>> {
+        once(&self.fns, file, file_fns)
+    }
+}
+
+/// `read(file)`, the first time it is asked for; then the same again.
+fn once<T>(known: &Known<T>, file: &Path, read: impl FnOnce(&Path) -> T) -> Rc<T> {
+    let found = known.borrow().get(file).cloned();
+    found.unwrap_or_else(|| {
+        let value = Rc::new(read(file));
+        known
+            .borrow_mut()
+            .insert(file.to_path_buf(), Rc::clone(&value));
+        value
+    })
 }
 
 /// The tests named `<prefix>…` in `files`, and whether each reaches a pause
@@ -686,7 +707,7 @@ pub fn check() -> Result<usize> {
         problems.extend(shown_problems(&sources, row, test, &stage_files, &files));
         if row.kind == "bug" {
             let prefix = row.prefix();
-            let stage_fns = test_fns(&stage_files);
+            let stage_fns = test_fns(&sources, &stage_files);
             let has = |fns: &[(String, bool)], name: &str, ignored: bool| {
                 fns.iter()
                     .any(|(f, ig)| *ig == ignored && (f == name || f.starts_with(name)))
@@ -715,7 +736,11 @@ pub fn check() -> Result<usize> {
                         .filter(|f| f.starts_with(&fixer_dir))
                         .cloned()
                         .collect();
-                    if !has(&test_fns(&fixer_files), &format!("{prefix}_fixed"), false) {
+                    if !has(
+                        &test_fns(&sources, &fixer_files),
+                        &format!("{prefix}_fixed"),
+                        false,
+                    ) {
                         problems.push(format!(
                             "{} (bug): no `{prefix}_fixed` test in {fixer}/tests",
                             row.id
