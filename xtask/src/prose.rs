@@ -646,7 +646,11 @@ fn figure_hits_in(name: &str, markdown: &str, generated: &Generated) -> Vec<Stri
 /// (`{{#include ../../x/src/y.rs:anchor}}`): a reader reads them as the
 /// book's prose. A number the file's code itself states (`const
 /// TASK1_DUE_MS: u64 = 1000;`) is the code's, and stays.
-fn included_comment_hits(page: &Path, markdown: &str, generated: &Generated) -> Result<Vec<String>> {
+fn included_comment_hits(
+    page: &Path,
+    markdown: &str,
+    generated: &Generated,
+) -> Result<Vec<String>> {
     let dir = page.parent().unwrap_or(page);
     let mut hits = Vec::new();
     let mut rest = markdown;
@@ -984,12 +988,17 @@ mod tests {
         let markdown = "```rust\n{{#include src/x.rs:loop}}\n```\n";
         let mut generated = Generated::default();
         for key in ["1023", "1047", "1049"] {
-            generated.current.insert(key.to_string(), "generated/run.txt".to_string());
+            generated
+                .current
+                .insert(key.to_string(), "generated/run.txt".to_string());
         }
         let hits = included_comment_hits(&page, markdown, &generated).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(hits.len(), 1, "{hits:?}");
-        assert!(hits[0].contains(":3 (a comment the book includes): 1047"), "{hits:?}");
+        assert!(
+            hits[0].contains(":3 (a comment the book includes): 1047"),
+            "{hits:?}"
+        );
     }
 
     #[test]
