@@ -52,7 +52,7 @@ pub mod workload;
 /// <stage>`, builds the stages' benches and tests too, and turns it on
 /// for `perf`'s build as well. `cargo bench -p perf` alone does not.
 /// CI builds one bench with the feature on and checks that it refuses
-/// (`cargo xtask` `bench_report::refuses_pause_points`).
+/// (`perf-report`'s `refuses_pause_points`).
 pub fn require_shipped_build() {
     if kit::PAUSE_POINTS_COMPILED {
         eprintln!(

@@ -37,7 +37,7 @@ mod audit;
 // this crate use.
 use course_runner::{exercise, model_check};
 use devkit::{cargo, cmd};
-mod bench_report;
+use perf_report as bench_report;
 mod book;
 mod bundle;
 mod catalogue;

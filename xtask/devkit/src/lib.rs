@@ -9,10 +9,13 @@
 //! - [`libtest`]: reading what a test run printed: bug IDs, panic
 //!   messages, a test's own lines;
 //! - [`load`]: one busy thread per core beside some work;
-//! - [`loom`]: where and how the loom models are built.
+//! - [`loom`]: where and how the loom models are built;
+//! - [`markdown`]: the book's Markdown tables: whether a generated one
+//!   has lost its figures.
 
 pub mod cargo;
 pub mod cmd;
 pub mod libtest;
 pub mod load;
 pub mod loom;
+pub mod markdown;
