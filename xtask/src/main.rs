@@ -1,6 +1,9 @@
 //! Project automation for the workspace, run as `cargo xtask <command>` (the
-//! alias lives in `.cargo/config.toml`). Metadata comes from
-//! `cargo_metadata`, flags from `pico-args`; the rest is the standard library.
+//! alias lives in `.cargo/config.toml`). This crate holds CI's own checks
+//! and the dispatch: every command about the book forwards to `book-tools`,
+//! the benchmark report to `perf-report`, a student's or a teacher's
+//! command to the course runner; what they all need is in `devkit`. Flags
+//! come from `pico-args`.
 //!
 //! - `ci`: everything CI runs (rustfmt, clippy, the tests, the
 //!   failing-then-fixed check, the loom models, the book, the benches' build);
@@ -35,25 +38,16 @@
 mod audit;
 // The shared tooling, and the course runner, under the names the files of
 // this crate use.
+use book_tools::{book, bundle, catalogue, demos, prose, screenshots, timelines, tools};
 use course_runner::{exercise, model_check};
 use devkit::{cargo, cmd};
 use perf_report as bench_report;
-mod book;
-mod bundle;
-mod catalogue;
 mod ci;
-mod demos;
 mod ftf;
-mod generators;
 mod jdk;
 mod loom;
-mod prose;
-mod screenshots;
-mod site;
 mod stress;
 mod test_times;
-mod timelines;
-mod tools;
 
 use std::process::ExitCode;
 
@@ -241,7 +235,7 @@ fn dispatch(args: &[String]) -> cmd::Result {
                 .unwrap_or_else(|| "book/src/generated".to_string());
             done(flags)?;
             timelines::check_out(&out)?;
-            timelines::run(&out, only.as_deref())
+            timelines::run(&out, only.as_deref(), red_messages)
         }
         "screenshots" => {
             let only: Option<String> = flags.opt_value_from_str("--only").map_err(bad)?;
@@ -259,6 +253,21 @@ fn dispatch(args: &[String]) -> cmd::Result {
         }
         other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
     }
+}
+
+/// The red messages the book includes, from a run of the failing-then-fixed
+/// check (CI's, so `timelines` is handed it rather than owning it).
+fn red_messages() -> cmd::Result<Vec<timelines::RedMessage>> {
+    let outcome = ftf::run()?;
+    Ok(outcome
+        .shown_bugs
+        .into_iter()
+        .map(|bug| timelines::RedMessage {
+            test: bug.test,
+            command: bug.command,
+            message: bug.message,
+        })
+        .collect())
 }
 
 /// Fails naming any argument left over after a command took its flags.

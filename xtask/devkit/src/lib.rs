@@ -7,9 +7,12 @@
 //! - [`cargo`]: the workspace's packages (cargo metadata), the test
 //!   executables a build made, the tests each lists;
 //! - [`libtest`]: reading what a test run printed: bug IDs, panic
-//!   messages, a test's own lines;
+//!   messages, a test's own lines, a failing run's stable excerpt;
+//! - [`wrap`]: the book's width, and outputs and shell commands wrapped
+//!   to it;
 //! - [`load`]: one busy thread per core beside some work;
-//! - [`loom`]: where and how the loom models are built;
+//! - [`loom`]: where and how the loom models are built, and one model
+//!   file run as a class sees it;
 //! - [`markdown`]: the book's Markdown tables: whether a generated one
 //!   has lost its figures.
 
@@ -19,3 +22,4 @@ pub mod libtest;
 pub mod load;
 pub mod loom;
 pub mod markdown;
+pub mod wrap;

@@ -1,5 +1,6 @@
 //! Reading what libtest prints: a test's bug ID, its panic messages, its
-//! own lines; and red for a verdict on a terminal.
+//! own lines, a failing run's stable excerpt (what the book shows); and
+//! red for a verdict on a terminal.
 
 use std::io::IsTerminal;
 
@@ -89,5 +90,167 @@ pub fn red(text: &str) -> String {
         format!("\x1b[31m{text}\x1b[0m")
     } else {
         text.to_string()
+    }
+}
+
+/// True for the lines of a backtrace after its `stack backtrace:` header.
+fn backtrace_frame(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("at ")
+        || t.split_once(": ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The most lines an excerpt keeps.
+const EXCERPT_LINES: usize = 40;
+
+/// A readable, stable excerpt of a failing run: from libtest's `running`
+/// line, without backtraces, without what changes from run to run or from
+/// machine to machine (see `stable`), at most `EXCERPT_LINES` lines.
+pub fn excerpt(output: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut in_backtrace = false;
+    for line in output.lines() {
+        if line.starts_with("stack backtrace:") {
+            in_backtrace = true;
+            continue;
+        }
+        if in_backtrace && backtrace_frame(line) {
+            continue;
+        }
+        in_backtrace = false;
+        lines.push(stable(line));
+    }
+    // cargo's own lines (Finished, Running) come before the test's.
+    if let Some(first) = lines.iter().position(|l| l.starts_with("running ")) {
+        lines.drain(..first);
+    }
+    let mut kept: Vec<String> = Vec::new();
+    for line in lines {
+        // Collapse runs of blank lines.
+        if line.trim().is_empty() && kept.last().is_some_and(|l| l.trim().is_empty()) {
+            continue;
+        }
+        kept.push(line);
+    }
+    if kept.len() > EXCERPT_LINES {
+        let cut = kept.len() - EXCERPT_LINES;
+        kept.truncate(EXCERPT_LINES - 1);
+        kept.push(format!("[... {} more lines ...]", cut + 1));
+    }
+    let mut text = kept.join("\n");
+    text.push('\n');
+    text
+}
+
+/// Removes what changes between runs and machines: thread ids
+/// (`thread 'x' (12345) panicked`), test times (`finished in 0.42s`), the
+/// workspace's own path, the registry's and the toolchain's paths, and
+/// executables' hashes.
+fn stable(line: &str) -> String {
+    let mut line = line.to_string();
+    if let Some(start) = line.find("' (")
+        && let Some(len) = line[start + 3..].find(')')
+        && len > 0
+        && line[start + 3..start + 3 + len]
+            .chars()
+            .all(|c| c.is_ascii_digit())
+    {
+        line.replace_range(start + 1..start + 4 + len, "");
+    }
+    if let Some(at) = line.find("; finished in ") {
+        line.truncate(at);
+    }
+    line = line.replace(&format!("{}/", crate::cmd::root().display()), "");
+    // `/home/a/.cargo/registry/src/index.crates.io-1949cf8c/` (any home).
+    line = replace_each(&line, "/.cargo/registry/src/", |l, at| {
+        let start = l[..at].rfind([' ', '"', '`']).map_or(0, |s| s + 1);
+        let index = at + "/.cargo/registry/src/".len();
+        let end = index + l[index..].find('/')? + 1;
+        Some((start, end, "~/.cargo/registry/src/…/".to_string()))
+    });
+    // `/rustc/<commit>/`.
+    line = replace_each(&line, "/rustc/", |l, at| {
+        let from = at + "/rustc/".len();
+        let end = from + l[from..].find('/')?;
+        l[from..end]
+            .chars()
+            .all(|c| c.is_ascii_hexdigit())
+            .then(|| (from, end, "…".to_string()))
+    });
+    // `deps/loom_racy-0123456789abcdef`.
+    line = replace_each(&line, "/deps/", |l, at| {
+        let from = at + "/deps/".len();
+        let dash = from + l[from..].find('-')? + 1;
+        let hex = l[dash..]
+            .chars()
+            .take_while(|c| c.is_ascii_hexdigit())
+            .count();
+        (hex == 16).then(|| (dash, dash + 16, "…".to_string()))
+    });
+    line
+}
+
+/// Applies `edit` at each occurrence of `marker`: `edit(line, position)`
+/// returns the range to replace and its replacement, or `None` to leave it.
+fn replace_each(
+    line: &str,
+    marker: &str,
+    edit: impl Fn(&str, usize) -> Option<(usize, usize, String)>,
+) -> String {
+    let mut line = line.to_string();
+    let mut from = 0;
+    while let Some(found) = line[from..].find(marker) {
+        let at = from + found;
+        match edit(&line, at) {
+            Some((start, end, with)) => {
+                line.replace_range(start..end, &with);
+                from = start + with.len();
+            }
+            None => from = at + marker.len(),
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_are_stable() {
+        let out = "\
+    Finished `release` profile [optimized + debuginfo] target(s) in 0.1s
+     Running tests/loom_racy.rs (target/loom/release/deps/loom_racy-0123456789abcdef)
+running 1 test
+
+thread 'c1_model' (8812) panicked at /home/a/.cargo/registry/src/index.crates.io-1949cf8c/loom-0.7.2/src/rt/mod.rs:1:2:
+deadlock; threads = [(Id(0), Blocked(Location(Some(Location { file: \"/home/a/.cargo/registry/src/index.crates.io-1949cf8c/loom-0.7.2/src/sync/condvar.rs\", line: 50 }))))]
+stack backtrace:
+   0: loom::rt::park
+             at ./tests/loom_racy.rs:34:25
+  13: x
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+
+
+thread 'c1_model' (8812) panicked at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:233:5:
+test result: FAILED. 0 passed; 1 failed; 0 ignored; finished in 0.31s
+  process didn't exit successfully: `/x/target/loom/release/deps/loom_racy-0123456789abcdef --ignored` (signal: 6)
+";
+        assert_eq!(
+            excerpt(out),
+            "\
+running 1 test
+
+thread 'c1_model' panicked at ~/.cargo/registry/src/…/loom-0.7.2/src/rt/mod.rs:1:2:
+deadlock; threads = [(Id(0), Blocked(Location(Some(Location { file: \"~/.cargo/registry/src/…/loom-0.7.2/src/sync/condvar.rs\", line: 50 }))))]
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+thread 'c1_model' panicked at /rustc/…/library/core/src/panicking.rs:233:5:
+test result: FAILED. 0 passed; 1 failed; 0 ignored
+  process didn't exit successfully: `/x/target/loom/release/deps/loom_racy-… --ignored` (signal: 6)
+"
+        );
     }
 }

@@ -6,7 +6,6 @@ use crate::tables::*;
 use crate::targets::*;
 use crate::*;
 
-
 /// A run with one figure for every key the report reads: `criterion`
 /// by id, `rows` by (bench, group, subject, stat).
 fn run_of(criterion: &[(String, f64)], rows: &[([&str; 4], f64)]) -> Run {

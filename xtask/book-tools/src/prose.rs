@@ -868,7 +868,7 @@ fn chapter_scope() -> Result<Vec<PathBuf>> {
     collect_files(&root.join("exercises/hints"), &mut hints)?;
     hints.retain(|f| f.extension().is_some_and(|e| e == "md"));
     files.extend(hints);
-    let this_file = root.join("xtask/src/prose.rs");
+    let this_file = root.join("xtask/book-tools/src/prose.rs");
     files.retain(|f| *f != this_file);
     files.sort();
     files.dedup();

@@ -23,11 +23,13 @@ pub enum Outcome {
 /// One demo: a block of commands on a page, and what its comment expects.
 #[derive(Debug, Clone)]
 pub struct Demo {
-    /// The page, under `book/src`, and the block's first line.
+    /// The page, under `book/src`.
     pub page: String,
+    /// The block's first line on the page.
     pub line: usize,
     /// The block's commands, one per line (a `\` continuation joined).
     pub commands: Vec<String>,
+    /// What its comment says the run must do.
     pub outcome: Outcome,
     /// Text the run's output must contain.
     pub shows: Vec<String>,
