@@ -22,7 +22,7 @@
 mod catch;
 mod class;
 mod grade;
-pub(crate) mod source;
+pub mod source;
 
 use crate::cmd::{Captured, Cmd, Result, banner, root, secs};
 use crate::ftf::{panic_messages as red_messages, red};

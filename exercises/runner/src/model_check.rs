@@ -1210,6 +1210,16 @@ mod tests {
         );
         let comment = format!("// EXERCISE_MODEL_SUBJECT: std::env::var would read it\n{model}");
         assert!(static_verdict(&comment).is_none());
+        // A `'"'` once flipped a hand-written lexer into "inside a string",
+        // hiding what came after it.
+        let quote = model.replace("loom::model(|| {})", "let _q = '\"'; loom::model(|| {})");
+        assert!(static_verdict(&quote).is_none());
+        let quoted_env =
+            format!("{model}fn racy() -> bool {{ let _q = '\"'; std::env::var(\"X\").is_ok() }}");
+        assert_eq!(
+            static_verdict(&quoted_env).and_then(|v| v.mistake),
+            Some(Mistake::ReadsSubject)
+        );
     }
 
     fn side(outcome: Outcome) -> Side {

@@ -20,6 +20,8 @@
 //! A missing piece fails, naming it.
 
 use crate::cmd::{Result, banner, root};
+use course_runner::exercise::source::{self as rust, Function};
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -221,32 +223,23 @@ fn test_fns(sources: &Sources, files: &[PathBuf]) -> Vec<(String, bool)> {
         .collect()
 }
 
-/// The test functions of one file, with whether each is `#[ignore]`d.
+/// The functions of one file, with whether each is `#[ignore]`d; none if
+/// it does not parse (its build names why).
 fn file_fns(file: &Path) -> Vec<(String, bool)> {
-    let text = std::fs::read_to_string(file).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().collect();
-    let mut fns = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let Some(rest) = line.trim_start().strip_prefix("fn ") else {
-            continue;
-        };
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        // Its attributes: the lines just above, up to a blank line or
-        // the end of the previous item.
-        let ignored = lines[..i]
-            .iter()
-            .rev()
-            .take_while(|l| {
-                let l = l.trim();
-                !l.is_empty() && !l.ends_with('}') && !l.ends_with(';')
-            })
-            .any(|l| l.trim_start().starts_with("#[ignore"));
-        fns.push((name, ignored));
-    }
-    fns
+    parse(file)
+        .map(|f| {
+            rust::functions(&f)
+                .into_iter()
+                .map(|f| (f.name, f.ignored))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A file read as Rust, by `syn`: a comment or a string that names a thing
+/// never counts as code. `None` if it cannot be read or does not parse.
+fn parse(file: &Path) -> Option<syn::File> {
+    syn::parse_file(&std::fs::read_to_string(file).ok()?).ok()
 }
 
 fn rel(path: &Path) -> String {
@@ -256,151 +249,33 @@ fn rel(path: &Path) -> String {
         .to_string()
 }
 
-/// The text with every comment, and the inside of every string and
-/// character literal, blanked out (lines kept), so that a brace or a name
-/// inside them is not read as code.
-fn code_only(text: &str) -> String {
-    let c: Vec<char> = text.chars().collect();
-    let mut out = c.clone();
-    let blank = |out: &mut Vec<char>, from: usize, to: usize| {
-        for ch in &mut out[from..to.min(c.len())] {
-            if *ch != '\n' {
-                *ch = ' ';
-            }
-        }
-    };
-    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
-    let mut i = 0;
-    while i < c.len() {
-        let at = |k: usize| c.get(k).copied().unwrap_or('\0');
-        if c[i] == '/' && at(i + 1) == '/' {
-            let end = (i..c.len()).find(|&k| c[k] == '\n').unwrap_or(c.len());
-            blank(&mut out, i, end);
-            i = end;
-        } else if c[i] == '/' && at(i + 1) == '*' {
-            let (mut depth, mut k) = (1, i + 2);
-            while k < c.len() && depth > 0 {
-                if c[k] == '/' && at(k + 1) == '*' {
-                    depth += 1;
-                    k += 2;
-                } else if c[k] == '*' && at(k + 1) == '/' {
-                    depth -= 1;
-                    k += 2;
-                } else {
-                    k += 1;
-                }
-            }
-            blank(&mut out, i, k);
-            i = k;
-        } else if c[i] == 'r'
-            && (i == 0 || !ident(c[i - 1]) || (c[i - 1] == 'b' && (i < 2 || !ident(c[i - 2]))))
-            && matches!(at(i + 1), '"' | '#')
-        {
-            // A raw string: r"...", r#"..."#.
-            let hashes = (i + 1..c.len()).take_while(|&k| c[k] == '#').count();
-            let open = i + 1 + hashes;
-            if at(open) != '"' {
-                i += 1;
-                continue;
-            }
-            let mut k = open + 1;
-            while k < c.len() && !(c[k] == '"' && (1..=hashes).all(|h| at(k + h) == '#')) {
-                k += 1;
-            }
-            blank(&mut out, open + 1, k);
-            i = k + 1 + hashes;
-        } else if c[i] == '"' {
-            let mut k = i + 1;
-            while k < c.len() && c[k] != '"' {
-                k += if c[k] == '\\' { 2 } else { 1 };
-            }
-            blank(&mut out, i + 1, k);
-            i = k + 1;
-        } else if c[i] == '\'' {
-            // A character literal ('x', '\n', '\u{7b}'), or a lifetime.
-            let end = if at(i + 1) == '\\' {
-                (i + 2..c.len()).find(|&k| c[k] == '\'')
-            } else if at(i + 2) == '\'' {
-                Some(i + 2)
-            } else {
-                None
-            };
-            match end {
-                Some(end) => {
-                    blank(&mut out, i + 1, end);
-                    i = end + 1;
-                }
-                None => i += 1,
-            }
-        } else {
-            i += 1;
-        }
-    }
-    out.into_iter().collect()
+/// Whether `tokens` hold the path `first::second` (in a macro's arguments
+/// too).
+fn has_path(tokens: &TokenStream, first: &str, second: &str) -> bool {
+    let t: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let colon = |tt: &TokenTree| matches!(tt, TokenTree::Punct(p) if p.as_char() == ':');
+    t.windows(4).any(|w| {
+        matches!((&w[0], &w[3]), (TokenTree::Ident(a), TokenTree::Ident(b)) if a == first && b == second)
+            && colon(&w[1])
+            && colon(&w[2])
+    }) || t
+        .iter()
+        .any(|tt| matches!(tt, TokenTree::Group(g) if has_path(&g.stream(), first, second)))
 }
 
-/// One function of a test file (or of a module it declares): its name and
-/// its body, as code only.
-struct Func {
-    name: String,
-    body: String,
-}
-
-/// Every function with a body in `code` (comments and strings blanked),
-/// nested ones too.
-fn functions(code: &str) -> Vec<Func> {
-    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
-    let mut funcs = Vec::new();
-    for (i, _) in code.match_indices("fn ") {
-        if code[..i].chars().next_back().is_some_and(ident) {
-            continue;
+/// True if `tokens` call the function `name` (`name(`, `.name(`,
+/// `name::<T>(`), in a macro's arguments too.
+fn calls(tokens: &TokenStream, name: &str) -> bool {
+    let t: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let punct =
+        |i: usize, c: char| matches!(t.get(i), Some(TokenTree::Punct(p)) if p.as_char() == c);
+    t.iter().enumerate().any(|(i, tt)| match tt {
+        TokenTree::Ident(id) if id == name => {
+            matches!(t.get(i + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis)
+                || (punct(i + 1, ':') && punct(i + 2, ':') && punct(i + 3, '<'))
         }
-        let rest = &code[i + 3..];
-        let name: String = rest.chars().take_while(|&ch| ident(ch)).collect();
-        if name.is_empty() {
-            continue;
-        }
-        // The body opens at the first `{` after the signature; a `;` first
-        // is a declaration without one.
-        let Some(open) = rest.find(['{', ';']) else {
-            continue;
-        };
-        if rest[open..].starts_with(';') {
-            continue;
-        }
-        let mut depth = 0;
-        let mut close = None;
-        for (k, ch) in rest[open..].char_indices() {
-            match ch {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(open + k);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        if let Some(close) = close {
-            funcs.push(Func {
-                name,
-                body: rest[open..=close].to_string(),
-            });
-        }
-    }
-    funcs
-}
-
-/// True if `body` calls the function `name` (`name(`, `.name(`,
-/// `name::<T>(`).
-fn calls(body: &str, name: &str) -> bool {
-    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
-    body.match_indices(name).any(|(i, _)| {
-        let after = body[i + name.len()..].trim_start();
-        !body[..i].chars().next_back().is_some_and(ident)
-            && (after.starts_with('(') || after.starts_with("::<"))
+        TokenTree::Group(g) => calls(&g.stream(), name),
+        _ => false,
     })
 }
 
@@ -409,7 +284,7 @@ struct Source {
     /// Compiled only under `--cfg loom`.
     loom_only: bool,
     /// The functions of the file and of the modules it declares.
-    funcs: Vec<Func>,
+    funcs: Vec<Function>,
     /// The names of those that arm a pause point, themselves or through
     /// another of them.
     arming: BTreeSet<String>,
@@ -417,31 +292,40 @@ struct Source {
 
 impl Source {
     fn read(file: &Path) -> Source {
-        let code = code_only(&std::fs::read_to_string(file).unwrap_or_default());
-        let loom_only = code.lines().any(|l| l.trim() == "#![cfg(loom)]");
-        let mut funcs = functions(&code);
+        let Some(parsed) = parse(file) else {
+            // Its build names why; nothing of it counts.
+            return Source {
+                loom_only: false,
+                funcs: Vec::new(),
+                arming: BTreeSet::new(),
+            };
+        };
+        let loom_only = parsed.attrs.iter().any(|a| {
+            matches!(a.style, syn::AttrStyle::Inner(_))
+                && matches!(&a.meta, syn::Meta::List(l)
+                    if l.path.is_ident("cfg") && l.tokens.to_string() == "loom")
+        });
+        let mut funcs = rust::functions(&parsed);
         // `mod support;` brings tests/support/mod.rs (or support.rs).
         let dir = file.parent().unwrap_or(Path::new("."));
-        for line in code.lines() {
-            let Some(name) = line
-                .trim()
-                .strip_prefix("mod ")
-                .and_then(|m| m.strip_suffix(';'))
-            else {
+        for item in &parsed.items {
+            let syn::Item::Mod(m) = item else { continue };
+            if m.content.is_some() {
                 continue;
-            };
+            }
+            let name = m.ident.to_string();
             for module in [
-                dir.join(name).join("mod.rs"),
+                dir.join(&name).join("mod.rs"),
                 dir.join(format!("{name}.rs")),
             ] {
-                if let Ok(text) = std::fs::read_to_string(&module) {
-                    funcs.extend(functions(&code_only(&text)));
+                if let Some(parsed) = parse(&module) {
+                    funcs.extend(rust::functions(&parsed));
                 }
             }
         }
         let mut arming: BTreeSet<String> = funcs
             .iter()
-            .filter(|f| f.body.contains("Pause::arm"))
+            .filter(|f| has_path(&f.body, "Pause", "arm"))
             .map(|f| f.name.clone())
             .collect();
         loop {
@@ -837,17 +721,23 @@ mod tests {
 
     #[test]
     fn comments_and_literals_are_not_code() {
-        let code = code_only(
-            "fn a() { let s = \"}{ Pause::arm\"; /* { */ let c = '{'; // }\n let r = r#\"}\"#; }\n\
+        // The old hand-written lexer's traps: a brace or a name in a string,
+        // a comment, a character literal (`'"'` too) or a raw string.
+        let file = syn::parse_file(
+            "fn a() { let s = \"}{ Pause::arm\"; /* { */ let c = '{'; let q = '\"'; // }\n \
+             let r = r#\"} Pause::arm(\"#; }\n\
              fn b<'x>(v: &'x str) { a(); }",
-        );
-        assert!(!code.contains("Pause::arm"));
-        let funcs = functions(&code);
+        )
+        .unwrap();
+        let funcs = rust::functions(&file);
         let names: Vec<&str> = funcs.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
-        assert!(funcs[0].body.ends_with('}') && !funcs[0].body.contains("let r = r#\"}"));
+        assert!(!has_path(&funcs[0].body, "Pause", "arm"));
         assert!(calls(&funcs[1].body, "a"));
-        assert!(!calls("{ ba(); a_b(); }", "a"));
+        let other = syn::parse_file("fn x() { ba(); a_b(); assert!(y::<u8>()); }").unwrap();
+        let body = &rust::functions(&other)[0].body;
+        assert!(!calls(body, "a"));
+        assert!(calls(body, "y"), "a call inside a macro's arguments counts");
     }
 
     #[test]

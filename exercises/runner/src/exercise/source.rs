@@ -4,23 +4,59 @@
 
 use syn::visit::Visit;
 
+/// One function of a file, read as Rust: free functions, methods and
+/// functions nested in others or in inline modules.
+pub struct Function {
+    /// Its name.
+    pub name: String,
+    /// Whether it is `#[test]`.
+    pub test: bool,
+    /// Whether it is `#[ignore]`d.
+    pub ignored: bool,
+    /// Its body's tokens: no comment in them, and a string or a character
+    /// literal one token.
+    pub body: proc_macro2::TokenStream,
+}
+
+/// Every function of a file with a body, in the file's order (the one
+/// reader of a file's functions: the exercises' checks and the book's
+/// catalogue both use it).
+pub fn functions(file: &syn::File) -> Vec<Function> {
+    #[derive(Default)]
+    struct Functions(Vec<Function>);
+    impl Functions {
+        fn push(&mut self, attrs: &[syn::Attribute], name: &syn::Ident, body: &syn::Block) {
+            self.0.push(Function {
+                name: name.to_string(),
+                test: has_attr(attrs, "test"),
+                ignored: has_attr(attrs, "ignore"),
+                body: quote::ToTokens::to_token_stream(body),
+            });
+        }
+    }
+    impl<'ast> Visit<'ast> for Functions {
+        fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+            self.push(&f.attrs, &f.sig.ident, &f.block);
+            syn::visit::visit_item_fn(self, f);
+        }
+        fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+            self.push(&f.attrs, &f.sig.ident, &f.block);
+            syn::visit::visit_impl_item_fn(self, f);
+        }
+    }
+    let mut found = Functions::default();
+    found.visit_file(file);
+    found.0
+}
+
 /// The test functions of a file: `#[test]` functions, wherever they sit,
 /// and whether each is `#[ignore]`d.
 pub fn tests(file: &syn::File) -> Vec<(String, bool)> {
-    #[derive(Default)]
-    struct Tests(Vec<(String, bool)>);
-    impl<'ast> Visit<'ast> for Tests {
-        fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-            if has_attr(&f.attrs, "test") {
-                self.0
-                    .push((f.sig.ident.to_string(), has_attr(&f.attrs, "ignore")));
-            }
-            syn::visit::visit_item_fn(self, f);
-        }
-    }
-    let mut found = Tests::default();
-    found.visit_file(file);
-    found.0
+    functions(file)
+        .into_iter()
+        .filter(|f| f.test)
+        .map(|f| (f.name, f.ignored))
+        .collect()
 }
 
 /// Whether `attrs` hold `#[name]` or `#[name(...)]`/`#[name = ...]`.
