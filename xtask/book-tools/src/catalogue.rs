@@ -742,7 +742,9 @@ mod tests {
 
     #[test]
     fn a_pause_is_reached_through_helpers() {
-        let dir = std::env::temp_dir().join(format!("xtask-catalogue-{}", std::process::id()));
+        // Removed when dropped, a panicking test too.
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().to_path_buf();
         std::fs::create_dir_all(dir.join("support")).unwrap();
         std::fs::write(
             dir.join("support/mod.rs"),
@@ -758,7 +760,6 @@ mod tests {
         )
         .unwrap();
         let found = forced(&Sources::default(), &[file], "x1_thing_");
-        std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(
             found,
             [

@@ -950,7 +950,9 @@ mod tests {
 
     #[test]
     fn a_figure_in_an_included_comment_fails_unless_the_code_states_it() {
-        let dir = std::env::temp_dir().join(format!("prose-include-{}", std::process::id()));
+        // Removed when dropped, a panicking test too.
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().to_path_buf();
         std::fs::create_dir_all(dir.join("src")).unwrap();
         let rust = "const DUE_MS: u64 = 1023;\n// ANCHOR: loop\n\
                     /// Task 2 ran at 1023 ms, then at 1047 ms.\nfn f() {}\n// ANCHOR_END: loop\n\
@@ -965,7 +967,6 @@ mod tests {
                 .insert(key.to_string(), "generated/run.txt".to_string());
         }
         let hits = included_comment_hits(&page, markdown, &generated).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(hits.len(), 1, "{hits:?}");
         assert!(
             hits[0].contains(":3 (a comment the book includes): 1047"),
@@ -975,7 +976,9 @@ mod tests {
 
     #[test]
     fn a_page_that_includes_a_table_of_dashes_is_named() {
-        let dir = std::env::temp_dir().join(format!("prose-empty-{}", std::process::id()));
+        // Removed when dropped, a panicking test too.
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().to_path_buf();
         std::fs::create_dir_all(dir.join("generated")).unwrap();
         std::fs::write(
             dir.join("generated/t.md"),
@@ -988,7 +991,6 @@ mod tests {
         )
         .unwrap();
         let hits = empty_generated(&dir);
-        let _ = std::fs::remove_dir_all(&dir);
         let hits = hits.unwrap();
         assert_eq!(hits.len(), 1, "{hits:?}");
         assert!(hits[0].ends_with("ch.md:5: generated/t.md"), "{hits:?}");

@@ -188,7 +188,9 @@ mod tests {
 
     #[test]
     fn a_request_names_a_file_inside_the_book_only() {
-        let dir = std::env::temp_dir().join(format!("xtask-site-{}", std::process::id()));
+        // Removed when dropped, a panicking test too.
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().to_path_buf();
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         std::fs::write(dir.join("index.html"), "home").unwrap();
         std::fs::write(dir.join("sub/a b.html"), "page").unwrap();
@@ -205,12 +207,13 @@ mod tests {
         assert_eq!(file_for(&dir, "/../etc/passwd"), None);
         assert_eq!(file_for(&dir, "/sub/%2e%2e/%2e%2e/x"), None);
         assert_eq!(file_for(&dir, "/%zz"), None);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn serves_a_page_and_answers_404_for_a_missing_one() {
-        let dir = std::env::temp_dir().join(format!("xtask-site-serve-{}", std::process::id()));
+        // Removed when dropped, a panicking test too.
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().to_path_buf();
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("index.html"), "<title>the book</title>").unwrap();
         std::fs::write(dir.join("404.html"), "lost").unwrap();
@@ -237,6 +240,5 @@ mod tests {
             "{missing}"
         );
         assert!(missing.ends_with("lost"), "{missing}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
