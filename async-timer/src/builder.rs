@@ -49,7 +49,9 @@ impl Builder {
     }
 
     /// Which version of the timer to run: [`Variant::Fixed`] unless a
-    /// lesson asks for one of the buggy ones.
+    /// lesson asks for one of the buggy ones. Hidden from the docs, as the
+    /// buggy versions are: it is for the tests and the exercises.
+    #[doc(hidden)]
     pub fn variant(mut self, variant: Variant) -> Builder {
         self.variant = variant;
         self

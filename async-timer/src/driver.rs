@@ -26,8 +26,6 @@ use crate::entry::{self, Entry, Status};
 use crate::error::{StartError, TimerError};
 use crate::handle::{AWAKE, Handle, IDLE, Shared, State};
 use crate::sync::{self, MutexGuard, thread};
-use crate::variant::Variant;
-use crate::wake_under_lock;
 
 /// The pause point where the driver has taken the due entries out of the
 /// wheel and let go of its lock, and has not fired them yet.
@@ -150,10 +148,7 @@ fn run(shared: &Shared) {
         }
         let (now, next) = (shared.clock.now_tick(), state.wheel.next_expiration());
         if next.is_some_and(|tick| tick <= now) {
-            fired = match shared.variant {
-                Variant::WakeUnderLock => wake_under_lock::fire_due(&mut state, now, &mut due),
-                _ => fire_due(state, now, &mut due),
-            };
+            fired = shared.variant.fire_due(state, now, &mut due);
             continue;
         }
         // ANCHOR: park
@@ -176,7 +171,11 @@ fn run(shared: &Shared) {
 // ANCHOR: fire_due
 /// Advances the wheel to tick `now` and fires what came due, with the
 /// driver's lock let go first (A7). Returns how many entries fired.
-fn fire_due(mut state: MutexGuard<'_, State>, now: u64, due: &mut Vec<Arc<Entry>>) -> u64 {
+pub(crate) fn fire_due(
+    mut state: MutexGuard<'_, State>,
+    now: u64,
+    due: &mut Vec<Arc<Entry>>,
+) -> u64 {
     state.wheel.advance_to(now, due);
     drop(state);
     kit::pause_point(FIRE_WINDOW);

@@ -24,8 +24,8 @@ use crate::interval::Interval;
 use crate::sleep::Sleep;
 use crate::stats::{Plan, Stats};
 use crate::sync::{Mutex, thread};
+use crate::timeout;
 use crate::variant::Variant;
-use crate::{timeout, unparks_idle_only};
 
 /// The value of [`State::plan`] while the driver is awake: it will look
 /// at the wheel again before it sleeps, so nobody need wake it.
@@ -197,15 +197,18 @@ impl Handle {
         }
     }
 
-    // ANCHOR: register
     /// Files `entry` to fire at `deadline`, returning its key in the
-    /// wheel; `None` if it fired at once or was refused. Either way the
-    /// entry's waker, if it has one, is woken: after a reset, its task is
-    /// waiting (A6).
+    /// wheel; `None` if it fired at once or was refused. The one place a
+    /// deadline enters the wheel.
     pub(crate) fn register(&self, deadline: Instant, entry: &Arc<Entry>) -> Option<Key> {
-        if self.shared.variant == Variant::UnparksIdleOnly {
-            return unparks_idle_only::register(self, deadline, entry);
-        }
+        self.shared.variant.register(self, deadline, entry)
+    }
+
+    // ANCHOR: register
+    /// `register`: into the wheel, or fired at once, or refused. Either
+    /// way the entry's waker, if it has one, is woken: after a reset, its
+    /// task is waiting (A6).
+    pub(crate) fn file(&self, deadline: Instant, entry: &Arc<Entry>) -> Option<Key> {
         let mut state = self.shared.state.lock();
         let status = match self.filing(&state, deadline) {
             Filing::Wheel(tick) => {

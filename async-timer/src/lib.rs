@@ -25,8 +25,9 @@
 //!
 //! Every earlier lesson comes back in a new form, one bug at a time (A1
 //! to A7), and each buggy version is a file of its own, named for what it
-//! is, chosen with [`Builder::variant`]. Read the files in this order, as
-//! the book does:
+//! is, chosen with `Builder::variant`; the buggy files and the switch are
+//! public for the tests and the exercises, and hidden from these docs.
+//! Read the files in this order, as the book does:
 //!
 //! 1. [`error`]: what a timer refuses with, and why a `Sleep` resolves to
 //!    a `Result`.
@@ -34,17 +35,17 @@
 //!    timer is never early; the real clock, or a [`ManualClock`].
 //! 3. `entry.rs`: the state a `Sleep` and the driver share, a status and
 //!    a waker under one lock. Its poll looks and stores under that lock;
-//!    [`racy_poll`] lets go in between and loses the waker (A1, stage 3's
-//!    C1 again); [`first_waker_only`] keeps a stale one (A2).
+//!    `racy_poll.rs` lets go in between and loses the waker (A1, stage 3's
+//!    C1 again); `first_waker_only.rs` keeps a stale one (A2).
 //! 4. `handle.rs`: the driver's lock, and filing a timer: into the wheel,
 //!    waking the driver if the timer is due before the driver's plan, or
-//!    fired at once if already due. [`unparks_idle_only`] wakes the
+//!    fired at once if already due. `unparks_idle_only.rs` wakes the
 //!    driver only when it has no timer at all (A5, stage 2's S1 again).
 //! 5. `sleep.rs`: the [`Sleep`] future; `reset`, and
-//!    [`reset_without_wake`] (A6); `Drop`, which takes the entry out by
-//!    key, and [`leaky_drop`], which leaves it (A3, stage 6's T14 again).
+//!    `reset_without_wake.rs` (A6); `Drop`, which takes the entry out by
+//!    key, and `leaky_drop.rs`, which leaves it (A3, stage 6's T14 again).
 //! 6. `driver.rs`: the driver thread: park until the next deadline, fire
-//!    what is due, wake outside the lock; [`wake_under_lock`] (A7).
+//!    what is due, wake outside the lock; `wake_under_lock.rs` (A7).
 //! 7. `timeout.rs` and `interval.rs`: a future raced against a `Sleep`,
 //!    and an interval with three ways to handle missed ticks
 //!    ([`MissedTickBehavior`], A8, stage 5's I5 again).
@@ -53,15 +54,16 @@
 //!    tasks of a single-threaded executor (A4, stage 5's I4 again).
 //!
 //! The race windows carry `kit` pause points, named by the constants the
-//! tests arm: [`POLL_WINDOW`] and [`racy_poll::WINDOW`], a poll between
+//! tests arm: [`POLL_WINDOW`] and `racy_poll::WINDOW`, a poll between
 //! its look at the entry and the store of its waker (A1);
-//! [`FIRE_WINDOW`] and [`wake_under_lock::WINDOW`], the driver between
+//! [`FIRE_WINDOW`] and `wake_under_lock::WINDOW`, the driver between
 //! taking the due entries out of the wheel and firing them (A2, A7);
 //! [`PARK_WINDOW`], the driver between choosing when to wake and parking
 //! (A5). They compile to nothing outside test builds.
 //!
 //! Around them: `builder.rs` sets a driver up, `variant.rs` lists the
-//! versions, `stats.rs` is what a driver reports, and `sync.rs` lets loom
+//! versions and is the one place the fixed code hands over to a buggy
+//! one, `stats.rs` is what a driver reports, and `sync.rs` lets loom
 //! check the driver, the entries and `block_on` (tests/loom_*.rs).
 
 pub mod error;
@@ -84,11 +86,19 @@ mod timeout;
 mod block_on;
 pub mod blocking_wait;
 
+// The buggy versions: public for the tests, the examples and the
+// exercises, hidden from the finished timer's docs (see `variant.rs`).
+#[doc(hidden)]
 pub mod first_waker_only;
+#[doc(hidden)]
 pub mod leaky_drop;
+#[doc(hidden)]
 pub mod racy_poll;
+#[doc(hidden)]
 pub mod reset_without_wake;
+#[doc(hidden)]
 pub mod unparks_idle_only;
+#[doc(hidden)]
 pub mod wake_under_lock;
 
 pub use block_on::block_on;
@@ -101,4 +111,5 @@ pub use handle::Handle;
 pub use interval::{Interval, MissedTickBehavior};
 pub use sleep::Sleep;
 pub use stats::{Plan, Stats};
+#[doc(hidden)]
 pub use variant::Variant;

@@ -22,8 +22,6 @@ use wheel::levels::Key;
 use crate::entry::{Entry, Status};
 use crate::error::TimerError;
 use crate::handle::Handle;
-use crate::variant::Variant;
-use crate::{first_waker_only, leaky_drop, racy_poll, reset_without_wake};
 
 /// A future that is ready at its deadline: `Ok(())`, or the error that
 /// kept it from firing (see [`TimerError`]). Polled again after that, it
@@ -70,14 +68,19 @@ impl Sleep {
         self.entry.status() != Status::Waiting
     }
 
-    // ANCHOR: reset
     /// Moves the deadline to `deadline`, fired or not. A deadline already
     /// past fires at once, and wakes the task that polled it (A6); one due
     /// sooner than the driver's plan wakes the driver (A5).
     pub fn reset(&mut self, deadline: Instant) {
-        if self.handle.shared.variant == Variant::ResetWithoutWake {
-            return reset_without_wake::reset(self, deadline);
-        }
+        self.handle.shared.variant.reset(self, deadline);
+    }
+
+    // ANCHOR: reset
+    /// `reset`: the entry out of the wheel, a new one filed through
+    /// `register`, the one place a deadline enters the wheel, which fires
+    /// it at once if it is due (A6) and wakes the driver if it is due
+    /// before the driver's plan (A5).
+    pub(crate) fn refile(&mut self, deadline: Instant) {
         let waker = self.unfile();
         self.deadline = deadline;
         self.entry = Arc::new(Entry::new(waker));
@@ -103,11 +106,7 @@ impl Future for Sleep {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
         let waker = cx.waker();
-        let polled = match this.handle.shared.variant {
-            Variant::RacyPoll => racy_poll::poll(&this.entry, waker),
-            Variant::FirstWakerOnly => first_waker_only::poll(&this.entry, waker),
-            _ => this.entry.poll(waker),
-        };
+        let polled = this.handle.shared.variant.poll(&this.entry, waker);
         if polled.is_ready() {
             // Fired or failed: out of the wheel (or never in it).
             this.key = None;
@@ -116,20 +115,23 @@ impl Future for Sleep {
     }
 }
 
-// ANCHOR: drop
 impl Drop for Sleep {
-    /// Takes the entry out of the wheel by key, in O(1): a timeout whose
-    /// future won leaves nothing behind (A3).
     fn drop(&mut self) {
-        if self.handle.shared.variant == Variant::LeakyDrop {
-            return leaky_drop::drop_sleep(self);
-        }
+        self.handle.shared.variant.drop_sleep(self);
+    }
+}
+
+impl Sleep {
+    // ANCHOR: drop
+    /// The `Sleep`'s drop: takes the entry out of the wheel by key, in
+    /// O(1), so that a timeout whose future won leaves nothing behind (A3).
+    pub(crate) fn take_out_of_wheel(&mut self) {
         if let Some(key) = self.key.take() {
             self.handle.deregister(key);
         }
     }
+    // ANCHOR_END: drop
 }
-// ANCHOR_END: drop
 
 impl std::fmt::Debug for Sleep {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -1,11 +1,33 @@
-//! Which version of the timer a driver runs. The buggy ones exist for the
-//! lessons: each lives in a file of its own, named for what it is, and
-//! the fixed code hands over to it at the one place it differs.
+//! Which version of the timer a driver runs, and the switchboard: every
+//! hand-over to a buggy version is here, in `impl Variant`, and nowhere
+//! else. The buggy ones exist for the lessons: each lives in a file of its
+//! own, named for what it is. The fixed code calls the switchboard at the
+//! one place a version differs, by a plain call that names no bug (a
+//! `Sleep`'s poll calls `variant.poll`), and the switchboard hands over to
+//! the fixed function or to the bug's. So the fixed functions the book
+//! shows, and the fix diffs made from them, hold only the fix.
+
+use std::sync::Arc;
+use std::task::{Poll, Waker};
+use std::time::Instant;
+
+use wheel::levels::Key;
+
+use crate::entry::Entry;
+use crate::error::TimerError;
+use crate::handle::{Handle, State};
+use crate::sleep::Sleep;
+use crate::sync::MutexGuard;
+use crate::{
+    driver, first_waker_only, leaky_drop, racy_poll, reset_without_wake, unparks_idle_only,
+    wake_under_lock,
+};
 
 // ANCHOR: variant
 /// Which version of the timer to build; see
 /// [`Builder::variant`](crate::Builder::variant).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[doc(hidden)]
 pub enum Variant {
     /// The timer as it should be.
     #[default]
@@ -36,3 +58,57 @@ pub enum Variant {
     WakeUnderLock,
 }
 // ANCHOR_END: variant
+
+/// The switch points, one per place a buggy version differs.
+impl Variant {
+    /// A `Sleep`'s poll of its entry (A1, A2).
+    pub(crate) fn poll(self, entry: &Entry, waker: &Waker) -> Poll<Result<(), TimerError>> {
+        match self {
+            Variant::RacyPoll => racy_poll::poll(entry, waker),
+            Variant::FirstWakerOnly => first_waker_only::poll(entry, waker),
+            _ => entry.poll(waker),
+        }
+    }
+
+    /// `Sleep::reset` (A6).
+    pub(crate) fn reset(self, sleep: &mut Sleep, deadline: Instant) {
+        match self {
+            Variant::ResetWithoutWake => reset_without_wake::reset(sleep, deadline),
+            _ => sleep.refile(deadline),
+        }
+    }
+
+    /// A `Sleep`'s drop (A3).
+    pub(crate) fn drop_sleep(self, sleep: &mut Sleep) {
+        match self {
+            Variant::LeakyDrop => leaky_drop::drop_sleep(sleep),
+            _ => sleep.take_out_of_wheel(),
+        }
+    }
+
+    /// Filing an entry in the wheel (A5).
+    pub(crate) fn register(
+        self,
+        handle: &Handle,
+        deadline: Instant,
+        entry: &Arc<Entry>,
+    ) -> Option<Key> {
+        match self {
+            Variant::UnparksIdleOnly => unparks_idle_only::register(handle, deadline, entry),
+            _ => handle.file(deadline, entry),
+        }
+    }
+
+    /// The driver's firing of what came due (A7). Returns how many fired.
+    pub(crate) fn fire_due(
+        self,
+        mut state: MutexGuard<'_, State>,
+        now: u64,
+        due: &mut Vec<Arc<Entry>>,
+    ) -> u64 {
+        match self {
+            Variant::WakeUnderLock => wake_under_lock::fire_due(&mut state, now, due),
+            _ => driver::fire_due(state, now, due),
+        }
+    }
+}
