@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::ctl::CAPACITY;
 use crate::error::ConfigError;
 use crate::factory::{NamedThreads, ThreadFactory};
-use crate::pool::{Core, ThreadPool, Variant};
+use crate::pool::{Core, Settings, ThreadPool, Variant};
 use crate::queue::{TaskQueue, WorkQueue};
 use crate::reject::{Abort, RejectPolicy};
 use crate::task::Runnable;
@@ -236,7 +236,9 @@ impl<T: Runnable> Builder<T> {
     }
 
     /// Which version of the pool to build: [`Variant::Fixed`] unless a
-    /// lesson asks for one of the buggy ones.
+    /// lesson asks for one of the buggy ones. Hidden from the docs, as the
+    /// buggy versions are: it is for the tests and the exercises.
+    #[doc(hidden)]
     pub fn variant(mut self, variant: Variant) -> Self {
         self.variant = variant;
         self
@@ -257,17 +259,17 @@ impl<T: Runnable> Builder<T> {
         let factory = self
             .factory
             .unwrap_or_else(|| Box::new(NamedThreads::new()));
-        Ok(ThreadPool::from_core(Core::new(
-            self.core,
-            self.maximum,
-            self.keep_alive,
-            self.allow_core_timeout,
+        Ok(ThreadPool::from_core(Core::new(Settings {
+            core: self.core,
+            maximum: self.maximum,
+            keep_alive: self.keep_alive,
+            allow_core_timeout: self.allow_core_timeout,
             queue,
             factory,
-            self.policy,
-            self.hooks,
-            self.variant,
-        )))
+            policy: self.policy,
+            hooks: self.hooks,
+            variant: self.variant,
+        })))
     }
     // ANCHOR_END: check
 }

@@ -21,10 +21,10 @@
 //! 5. [`worker`]: a worker's loop: its first task, then `get_task`, which
 //!    waits at most the keep-alive when the worker may time out (T5); a
 //!    worker that dies of a panic is replaced (T6).
-//! 6. [`no_recheck`]: `execute` without the look after queuing: a task
+//! 6. `no_recheck.rs`: `execute` without the look after queuing: a task
 //!    queued while `shutdown` finishes is stranded (T7).
-//! 7. [`no_replacement`]: a worker's exit without the replacement: N
-//!    panics strand every queued task (T6). [`after_hook_always`]: the
+//! 7. `no_replacement.rs`: a worker's exit without the replacement: N
+//!    panics strand every queued task (T6). `after_hook_always.rs`: the
 //!    hooks around a task caught as one, so the after hook hears of a
 //!    task that never ran.
 //! 8. [`reject`]: Abort, CallerRuns, Discard, DiscardOldest, and your own
@@ -48,13 +48,23 @@
 //! 16. [`scheduled`]: the scheduled pool on the same core: `schedule`,
 //!     fixed rate and fixed delay (T12), the shutdown policies (T13),
 //!     remove-on-cancel (T14's fix).
-//! 17. [`wrapping_delay`]: a periodic task's next deadline that wraps
+//! 17. `wrapping_delay.rs`: a periodic task's next deadline that wraps
 //!     around: T15 `fixed_delay_overflow`.
-//! 18. [`prestart_core_only`] and [`zero_keep_alive`]: zero core threads,
-//!     a delayed task that never runs, then a worker that spins (T16).
+//! 18. `prestart_core_only.rs` and `zero_keep_alive.rs`: zero core
+//!     threads, a delayed task that never runs, then a worker that spins
+//!     (T16).
+//! 19. [`executor`]: one trait, the common part of Java's
+//!     `ExecutorService`, answered by every finished version: stage 5's
+//!     timer, the pool and the scheduled pool.
+//!
+//! The buggy versions (6, 7, 17, 18) are chosen with `Builder::variant`
+//! and `ScheduledBuilder::variant`; `variant.rs` lists them and is the one
+//! place the fixed code hands over to one. They are public for the tests
+//! and the exercises, and hidden from these docs.
 //!
 //! [`builder`] checks a configuration; [`error`] is what the pool refuses
-//! with. [`interrupt`] is stage 5's cooperative interrupt, re-exported:
+//! with; `sync.rs` lets loom check the state word, the pool and the
+//! queues (tests/loom_*.rs). [`interrupt`] is stage 5's cooperative interrupt, re-exported:
 //! a task calls [`interrupt::check`] to see whether `shutdown_now` asked
 //! it to stop.
 
@@ -66,8 +76,11 @@ pub mod queue;
 pub mod pool;
 pub mod worker;
 
+#[doc(hidden)]
 pub mod after_hook_always;
+#[doc(hidden)]
 pub mod no_recheck;
+#[doc(hidden)]
 pub mod no_replacement;
 
 pub mod factory;
@@ -82,13 +95,16 @@ pub mod successor;
 pub mod future;
 pub mod submit;
 
-pub mod executor;
-
 pub mod scheduled;
 
+#[doc(hidden)]
 pub mod prestart_core_only;
+#[doc(hidden)]
 pub mod wrapping_delay;
+#[doc(hidden)]
 pub mod zero_keep_alive;
+
+pub mod executor;
 
 pub mod builder;
 pub mod error;
@@ -98,3 +114,4 @@ pub use pool::ThreadPool;
 pub use task::{Runnable, Task, TaskId};
 
 mod sync;
+mod variant;

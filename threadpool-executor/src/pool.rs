@@ -34,28 +34,9 @@ use crate::reject::{RejectPolicy, Saturated};
 use crate::sync::{self, Arc, Condvar, Mutex};
 use crate::task::{Place, Runnable, Task, TaskId};
 use crate::worker::{self, Worker};
-use crate::{no_recheck, no_replacement};
 
-/// Which version of the pool to build. The buggy ones exist for the
-/// lessons; each lives in a file of its own, next to the fixed code it
-/// differs from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Variant {
-    /// The pool as it should be.
-    #[default]
-    Fixed,
-    /// `execute` does not look at the pool again after queuing a task
-    /// (no_recheck.rs): a task queued while `shutdown` finishes is
-    /// stranded (T7).
-    NoRecheck,
-    /// A worker that dies of a panic is not replaced (no_replacement.rs):
-    /// as many panics as workers strand every queued task (T6).
-    NoReplacement,
-    /// The before hook and the task are caught as one
-    /// (after_hook_always.rs): a before hook's panic reaches the after
-    /// hook as if the task had run and panicked.
-    AfterHookAlways,
-}
+#[doc(hidden)]
+pub use crate::variant::Variant;
 
 /// The parameters a caller may change while the pool runs. Read without a
 /// lock on every `execute` and every wait for a task, as Java reads its
@@ -159,19 +140,33 @@ pub(crate) struct NotAdded<T> {
     pub(crate) reason: Reason,
 }
 
+/// What a core is made of: a builder's settings, checked. The plain pool's
+/// [`Builder`] and the scheduled pool's each fill one in.
+pub(crate) struct Settings<T> {
+    pub(crate) core: usize,
+    pub(crate) maximum: usize,
+    pub(crate) keep_alive: Duration,
+    pub(crate) allow_core_timeout: bool,
+    pub(crate) queue: Box<dyn WorkQueue<T>>,
+    pub(crate) factory: Box<dyn ThreadFactory>,
+    pub(crate) policy: Box<dyn RejectPolicy<T>>,
+    pub(crate) hooks: Hooks<T>,
+    pub(crate) variant: Variant,
+}
+
 impl<T: Runnable> Core<T> {
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
-        core: usize,
-        maximum: usize,
-        keep_alive: Duration,
-        allow_core_timeout: bool,
-        queue: Box<dyn WorkQueue<T>>,
-        factory: Box<dyn ThreadFactory>,
-        policy: Box<dyn RejectPolicy<T>>,
-        hooks: Hooks<T>,
-        variant: Variant,
-    ) -> Core<T> {
+    pub(crate) fn new(settings: Settings<T>) -> Core<T> {
+        let Settings {
+            core,
+            maximum,
+            keep_alive,
+            allow_core_timeout,
+            queue,
+            factory,
+            policy,
+            hooks,
+            variant,
+        } = settings;
         Core {
             ctl: Ctl::new(),
             queue,
@@ -248,9 +243,6 @@ impl<T: Runnable> Core<T> {
     /// was queued. On failure, hands the task back with the reason, for
     /// the policy.
     pub(crate) fn execute(self: &Arc<Self>, task: T) -> Result<Option<Ticket>, (T, Reason)> {
-        if self.variant == Variant::NoRecheck {
-            return no_recheck::execute(self, task);
-        }
         let mut c = self.ctl.get();
         // 1. Below core size: a new worker, with this task as its first.
         let mut task = task;
@@ -307,25 +299,35 @@ impl<T: Runnable> Core<T> {
 
     // ANCHOR: add_worker
     /// Starts a worker, if the state and the bound (core or maximum size)
-    /// allow one, with `first` as its first task.
+    /// allow one, with `first` as its first task: counted first, then
+    /// created and started.
     pub(crate) fn add_worker(
         self: &Arc<Self>,
         first: Option<T>,
         core: bool,
     ) -> Result<(), NotAdded<T>> {
-        // Count the worker first, by CAS: two callers that both saw room
-        // for one more cannot both take it.
+        match self.count_worker(first.is_some(), core) {
+            Ok(()) => self.start_worker(first),
+            Err(reason) => Err(NotAdded {
+                task: first,
+                reason,
+            }),
+        }
+    }
+    // ANCHOR_END: add_worker
+
+    // ANCHOR: count_worker
+    /// The counting half: one more worker in the word, by CAS, so that two
+    /// callers that both saw room for one more cannot both take it.
+    fn count_worker(&self, has_first: bool, core: bool) -> Result<(), Reason> {
         let mut c = self.ctl.get();
         loop {
             if c.at_least(RunState::Shutdown)
-                && (c.at_least(RunState::Stop) || first.is_some() || self.queue.is_empty())
+                && (c.at_least(RunState::Stop) || has_first || self.queue.is_empty())
             {
                 // Shut down: only a worker for queued tasks, and only
                 // before STOP.
-                return Err(NotAdded {
-                    task: first,
-                    reason: Reason::Shutdown,
-                });
+                return Err(Reason::Shutdown);
             }
             let bound = if core {
                 self.config.core()
@@ -333,22 +335,25 @@ impl<T: Runnable> Core<T> {
                 self.config.maximum()
             };
             if c.worker_count() >= bound {
-                return Err(NotAdded {
-                    task: first,
-                    reason: self.saturated(c),
-                });
+                return Err(self.saturated(c));
             }
             if self.ctl.compare_and_increment(c) {
-                break;
+                return Ok(());
             }
             c = self.ctl.get();
         }
-        // ANCHOR_END: add_worker
-        // Then create it, and check again under `main` before it joins the
-        // set: a shutdown may have come since.
+    }
+    // ANCHOR_END: count_worker
+
+    // ANCHOR: start_worker
+    /// The other half: creates the counted worker, and looks at the state
+    /// again under `main` before it joins the set (a shutdown may have
+    /// come since); then starts its thread. If it cannot join or start,
+    /// the count is taken back and the first task handed back.
+    fn start_worker(self: &Arc<Self>, first: Option<T>) -> Result<(), NotAdded<T>> {
         let has_first = first.is_some();
         let worker = Arc::new(Worker::new(first));
-        let added = {
+        let joined = {
             let mut workers = self.main.lock();
             let c = self.ctl.get();
             let ok = c.is_running() || (c.less_than(RunState::Stop) && !has_first);
@@ -357,44 +362,45 @@ impl<T: Runnable> Core<T> {
             }
             ok
         };
-        if !added {
+        let started = if joined {
+            self.start_thread(&worker)
+        } else {
+            Err(Reason::Shutdown)
+        };
+        started.map_err(|reason| {
             self.add_worker_failed(&worker);
-            return Err(NotAdded {
+            NotAdded {
                 task: worker.first_task.lock().take(),
-                reason: Reason::Shutdown,
-            });
-        }
+                reason,
+            }
+        })
+    }
+    // ANCHOR_END: start_worker
+
+    /// Starts a worker's thread from the factory; then joins the threads
+    /// of workers that have finished.
+    fn start_thread(self: &Arc<Self>, worker: &Arc<Worker<T>>) -> Result<(), Reason> {
         let body: Body = {
-            let (core, worker) = (Arc::clone(self), Arc::clone(&worker));
+            let (core, worker) = (Arc::clone(self), Arc::clone(worker));
             Box::new(move || worker::run(core, worker))
         };
         let factory = Arc::clone(&self.factory.read());
-        match factory.new_thread(body) {
-            Ok(thread) => {
-                let finished = {
-                    let mut workers = self.main.lock();
-                    // Counted once started: a worker whose thread never
-                    // started was never in the pool.
-                    workers.largest = workers.largest.max(workers.set.len());
-                    workers.threads.push(thread);
-                    finished_threads(&mut workers.threads)
-                };
-                for thread in finished {
-                    // Its panic, if any, was reported when it happened.
-                    let _ = thread.join();
-                }
-                Ok(())
-            }
-            Err(error) => {
-                self.add_worker_failed(&worker);
-                Err(NotAdded {
-                    task: worker.first_task.lock().take(),
-                    reason: Reason::NoThread {
-                        error: error.kind(),
-                    },
-                })
-            }
+        let thread = factory.new_thread(body).map_err(|error| Reason::NoThread {
+            error: error.kind(),
+        })?;
+        let finished = {
+            let mut workers = self.main.lock();
+            // Counted once started: a worker whose thread never started
+            // was never in the pool.
+            workers.largest = workers.largest.max(workers.set.len());
+            workers.threads.push(thread);
+            finished_threads(&mut workers.threads)
+        };
+        for thread in finished {
+            // Its panic, if any, was reported when it happened.
+            let _ = thread.join();
         }
+        Ok(())
     }
 
     /// Undoes a counted worker that did not start: out of the set, one
@@ -440,15 +446,6 @@ impl<T: Runnable> Core<T> {
         let task = self.queue.remove(ticket);
         self.try_terminate();
         task
-    }
-
-    /// Ends a worker's life: the JDK's `processWorkerExit`, in
-    /// worker.rs, or its buggy twin.
-    pub(crate) fn worker_exited(self: &Arc<Self>, worker: &Arc<Worker<T>>, abruptly: bool) {
-        match self.variant {
-            Variant::NoReplacement => no_replacement::process_worker_exit(self, worker, abruptly),
-            _ => worker::process_worker_exit(self, worker, abruptly),
-        }
     }
 
     // ANCHOR: try_terminate
@@ -671,7 +668,7 @@ impl<T: Runnable> ThreadPool<T> {
     /// a [`Rejected`] holding the task, when the pool is shut down or
     /// saturated.
     pub fn execute_task(&self, task: T) -> Result<(), Rejected<T>> {
-        match self.core.execute(task) {
+        match self.core.variant.execute(&self.core, task) {
             Ok(_ticket) => Ok(()),
             Err((task, reason)) => self.core.reject(task, reason),
         }
@@ -685,7 +682,7 @@ impl<T: Runnable> ThreadPool<T> {
     /// # Errors
     /// As [`ThreadPool::execute_task`].
     pub fn execute_task_with_id(&self, task: T) -> Result<TaskId, Rejected<T>> {
-        let ticket = match self.core.execute(task) {
+        let ticket = match self.core.variant.execute(&self.core, task) {
             Ok(ticket) => ticket,
             Err((task, reason)) => {
                 self.core.reject(task, reason)?;

@@ -68,12 +68,11 @@ use crate::delayed_queue::{Delayed, DelayedQueue, NOT_QUEUED, Wait};
 use crate::error::{ConfigError, Reason, Rejected};
 use crate::factory::{NamedThreads, ThreadFactory};
 use crate::future::{Again, FutureError, FutureState, FutureTask, Job, Once};
-use crate::pool::{Core, ThreadPool, Variant};
+use crate::pool::{Core, Settings, ThreadPool, Variant};
 use crate::queue::WorkQueue;
 use crate::reject::{Abort, RejectPolicy};
 use crate::sync::Arc;
 use crate::task::Runnable;
-use crate::{prestart_core_only, wrapping_delay, zero_keep_alive};
 
 // ANCHOR: period
 /// How a periodic task repeats (a one-shot task has no `Period`). See the
@@ -109,26 +108,8 @@ impl Period {
 }
 // ANCHOR_END: period
 
-/// Which version of the scheduled pool to build: [`ScheduledVariant::Fixed`]
-/// unless a lesson asks for a buggy one. Each lives in a file of its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ScheduledVariant {
-    /// The scheduled pool as it should be.
-    #[default]
-    Fixed,
-    /// A periodic task's next deadline wraps around instead of saturating
-    /// (wrapping_delay.rs): an enormous delay makes it due before
-    /// everything, forever (T15, JDK-8051859).
-    WrappingDelay,
-    /// Queuing a task starts a worker only below core size
-    /// (prestart_core_only.rs): with zero core threads, none ever starts
-    /// (T16, JDK-7091003).
-    PrestartCoreOnly,
-    /// The first fix of T16 with its keep-alive of zero
-    /// (zero_keep_alive.rs): the one worker spins while it waits
-    /// (JDK-8022642).
-    ZeroKeepAlive,
-}
+#[doc(hidden)]
+pub use crate::variant::ScheduledVariant;
 
 /// How long a worker above core size waits for a due task before it looks
 /// again (the JDK's `DEFAULT_KEEPALIVE_MILLIS`). With zero core threads
@@ -277,7 +258,9 @@ impl Runnable for Arc<ScheduledTask> {
             // Runs it, leaving the future `New`; false if it panicked or
             // was cancelled meanwhile: then it is not queued again.
             if self.future.run_and_reset() {
-                let next = scheduler.next_deadline(period, due, Deadline::now());
+                let next = scheduler
+                    .variant
+                    .next_deadline(period, due, Deadline::now());
                 // ORDERING: as in `ScheduledTask::deadline`.
                 self.deadline.store(next.as_nanos(), Relaxed);
                 scheduler.re_execute_periodic(self);
@@ -362,35 +345,11 @@ impl Scheduler {
         if !self.can_run_in_current_run_state(task) && self.remove(task) {
             task.future.cancel(false);
         } else {
-            self.ensure_prestart();
+            self.variant.ensure_prestart(&self.core);
         }
         Ok(())
     }
     // ANCHOR_END: delayed_execute
-
-    // ANCHOR: ensure_prestart
-    /// Makes sure a worker exists to wait for the queue's head: one more
-    /// core worker, or, with zero core threads, one worker all the same
-    /// (JDK-7091003's fix). Java's `ensurePrestart`.
-    fn ensure_prestart(&self) {
-        if self.variant == ScheduledVariant::PrestartCoreOnly {
-            return prestart_core_only::ensure_prestart(&self.core);
-        }
-        let workers = self.core.ctl.get().worker_count();
-        if workers < self.core.config.core() {
-            let _ = self.core.add_worker(None, true);
-        } else if workers == 0 {
-            let _ = self.core.add_worker(None, false);
-        }
-    }
-    // ANCHOR_END: ensure_prestart
-
-    fn next_deadline(&self, period: Period, due: Deadline, ended: Deadline) -> Deadline {
-        match self.variant {
-            ScheduledVariant::WrappingDelay => wrapping_delay::next_deadline(period, due, ended),
-            _ => period.next_deadline(due, ended),
-        }
-    }
 
     // ANCHOR: re_execute_periodic
     /// Queues a periodic task again after a run, unless the state forbids
@@ -407,7 +366,7 @@ impl Scheduler {
             let stale = !self.can_run_in_current_run_state(&task)
                 || (task.is_cancelled() && self.remove_on_cancel.load(SeqCst));
             if !stale || !self.remove(&task) {
-                self.ensure_prestart();
+                self.variant.ensure_prestart(&self.core);
                 return;
             }
         }
@@ -448,6 +407,20 @@ impl Scheduler {
     }
     // ANCHOR_END: on_shutdown
 }
+
+// ANCHOR: ensure_prestart
+/// Makes sure a worker exists to wait for the queue's head: one more core
+/// worker, or, with zero core threads, one worker all the same
+/// (JDK-7091003's fix). Java's `ensurePrestart`.
+pub(crate) fn ensure_prestart(core: &Arc<Core<Arc<ScheduledTask>>>) {
+    let workers = core.ctl.get().worker_count();
+    if workers < core.config.core() {
+        let _ = core.add_worker(None, true);
+    } else if workers == 0 {
+        let _ = core.add_worker(None, false);
+    }
+}
+// ANCHOR_END: ensure_prestart
 
 /// The future of a scheduled task: wait for its value, cancel it, ask how
 /// long until it is due. Java's `ScheduledFuture`. Clones share the task.
@@ -668,7 +641,9 @@ impl ScheduledBuilder {
     }
 
     /// Which version to build: [`ScheduledVariant::Fixed`] unless a lesson
-    /// asks for a buggy one.
+    /// asks for a buggy one. Hidden from the docs, as the buggy versions
+    /// are: it is for the tests and the exercises.
+    #[doc(hidden)]
     pub fn variant(mut self, variant: ScheduledVariant) -> Self {
         self.variant = variant;
         self
@@ -681,10 +656,7 @@ impl ScheduledBuilder {
     /// [`ConfigError::TooLarge`] for a core size the ctl word cannot count.
     pub fn build(self) -> Result<ScheduledThreadPool, ConfigError> {
         check_sizes(self.core, CAPACITY)?;
-        let keep_alive = match self.variant {
-            ScheduledVariant::ZeroKeepAlive => zero_keep_alive::KEEP_ALIVE,
-            _ => DEFAULT_KEEP_ALIVE,
-        };
+        let keep_alive = self.variant.keep_alive();
         let queue = DelayedQueue::with_wait(self.wait);
         let factory = self
             .factory
@@ -693,33 +665,18 @@ impl ScheduledBuilder {
         // The core calls our shutdown step, which needs the scheduler,
         // which holds the core: the hook holds the scheduler weakly.
         let scheduler = Arc::new_cyclic(|scheduler: &Weak<Scheduler>| {
-            let on_shutdown = {
-                let scheduler = scheduler.clone();
-                move || {
-                    if let Some(scheduler) = scheduler.upgrade() {
-                        scheduler.on_shutdown();
-                    }
-                }
-            };
-            let hooks = Hooks {
-                before_execute: None,
-                after_execute: None,
-                on_panic: None,
-                on_shutdown: Some(Box::new(on_shutdown)),
-                terminated: None,
-                on_discard: None,
-            };
-            let built = ThreadPool::from_core(Core::new(
-                self.core,
-                CAPACITY,
+            let hooks = shutdown_hook(scheduler.clone());
+            let built = ThreadPool::from_core(Core::new(Settings {
+                core: self.core,
+                maximum: CAPACITY,
                 keep_alive,
-                false,
-                Box::new(queue.clone()),
+                allow_core_timeout: false,
+                queue: Box::new(queue.clone()),
                 factory,
-                self.policy,
+                policy: self.policy,
                 hooks,
-                Variant::Fixed,
-            ));
+                variant: Variant::Fixed,
+            }));
             let core = Arc::clone(built.core());
             pool = Some(built);
             Scheduler {
@@ -735,6 +692,24 @@ impl ScheduledBuilder {
             pool: pool.expect("built in new_cyclic"),
             scheduler,
         })
+    }
+}
+
+/// The core's hooks for a scheduled pool: only its shutdown step, which
+/// calls the scheduler's (held weakly: the scheduler holds the core).
+fn shutdown_hook(scheduler: Weak<Scheduler>) -> Hooks<Arc<ScheduledTask>> {
+    let on_shutdown = move || {
+        if let Some(scheduler) = scheduler.upgrade() {
+            scheduler.on_shutdown();
+        }
+    };
+    Hooks {
+        before_execute: None,
+        after_execute: None,
+        on_panic: None,
+        on_shutdown: Some(Box::new(on_shutdown)),
+        terminated: None,
+        on_discard: None,
     }
 }
 

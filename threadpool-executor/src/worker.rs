@@ -24,10 +24,9 @@ use std::sync::atomic::Ordering::{Release, SeqCst};
 
 use interrupt_cancel::interrupt::{InterruptHandle, InterruptToken};
 
-use crate::after_hook_always;
 use crate::builder::{Execution, panic_message};
 use crate::ctl::RunState;
-use crate::pool::{Core, Variant};
+use crate::pool::Core;
 use crate::sync::{Arc, AtomicU64, Mutex, thread};
 use crate::task::Runnable;
 
@@ -131,7 +130,7 @@ pub(crate) fn run<T: Runnable>(core: Arc<Core<T>>, worker: Arc<Worker<T>>) {
     // Tasks read it with `interrupt::check()`.
     worker.token.set_current();
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| run_worker(&core, &worker)));
-    core.worker_exited(&worker, outcome.is_err());
+    core.variant.worker_exited(&core, &worker, outcome.is_err());
     if let Err(panic) = outcome {
         match &core.hooks.on_panic {
             Some(hook) => hook(panic_message(&*panic)),
@@ -164,9 +163,8 @@ fn run_worker<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) {
             worker: name,
             number: locked_at / COMPLETED + 1,
         };
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| match core.variant {
-            Variant::AfterHookAlways => after_hook_always::run_task(core, &run, task),
-            _ => run_task(core, &run, task),
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+            core.variant.run_task(core, &run, task);
         }));
         // Counted whichever hook or task panicked, as Java's `finally`.
         worker.unlock_after_task(locked_at);
@@ -183,7 +181,7 @@ fn run_worker<T: Runnable>(core: &Arc<Core<T>>, worker: &Worker<T>) {
 /// here with the task unrun: the after hook is for tasks that ran, so it
 /// is not called (Java's `afterExecute` is skipped when `beforeExecute`
 /// throws). A task that panics is shown to the after hook, then unwinds.
-fn run_task<T: Runnable>(core: &Core<T>, run: &Execution<'_>, task: T) {
+pub(crate) fn run_task<T: Runnable>(core: &Core<T>, run: &Execution<'_>, task: T) {
     if let Some(before) = &core.hooks.before_execute {
         before(run, &task);
     }
