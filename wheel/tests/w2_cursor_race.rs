@@ -14,9 +14,11 @@
 //!   the task is late by the hold and no more: it fires on the next tick.
 //!
 //! The correctness check: the task fires less than a revolution after it
-//! was due. Exact for the bug (its task cannot fire before its slot comes
-//! round again, a revolution on), and for the fix a bound no loaded machine
-//! reaches: the hold ends a few ticks after the due time, and the task
+//! was due. Exact for the bug when counted in the ticker's own ticks (its
+//! task cannot fire before its slot comes round again, a revolution on; in
+//! wall time a ticker that lagged and caught up can make a revolution
+//! shorter, which a run beside four busy loops once did), and for the fix
+//! a bound no loaded machine reaches: the hold ends a few ticks after the due time, and the task
 //! fires at the next tick. A hold is no bug of the wheel's, a revolution
 //! is. (It was "one tick plus 40 ms after the later of the due time and the
 //! let-go", a bound on the clock that a loaded machine can break, as it
@@ -98,14 +100,36 @@ fn race(window: &'static str, add: impl Fn(Duration, Job) + Sync, pass: impl FnO
     }
 }
 
-/// The race on the lock-free wheel.
-fn on_lockfree() -> Run {
+/// The race on the lock-free wheel, and its count in the ticker's own
+/// ticks: the ticks done before the adder was started, and the tick during
+/// which the task ran.
+///
+/// Why ticks: the ticker wakes at deadlines (start + k × tick), so one kept
+/// off its core catches up with ticks back to back, and a revolution after
+/// a lag can take less than a revolution of wall time. In ticks the bug is
+/// exact. The adder read a cursor `c` no earlier than `before`, so its task
+/// was due at tick `c + DELAY_TICKS` or later; the ticker drained that
+/// slot while the adder was held, so the task runs when the slot comes
+/// round again, at tick `c + DELAY_TICKS + SLOTS` or later.
+fn on_lockfree() -> (Run, u64, u64) {
     let name = unique_name("w2-lf");
     let config = LockFreeConfig::new(ms(TICK_MS), SLOTS, 4);
-    let wheel = LockFreeWheel::start(config, Arc::new(OnTicker), &name).unwrap();
+    let wheel = Arc::new(LockFreeWheel::start(config, Arc::new(OnTicker), &name).unwrap());
+    let ran_at = Arc::new(AtomicU64::new(u64::MAX));
+    let before = wheel.stats().ticks;
     let run = race(
         LOCKFREE_WINDOW,
-        |delay, job| wheel.add(delay, job).unwrap(),
+        |delay, job| {
+            // A weak handle: the task lives in the wheel it reads.
+            let (weak, ran_at) = (Arc::downgrade(&wheel), Arc::clone(&ran_at));
+            let counted: Job = Box::new(move || {
+                if let Some(wheel) = weak.upgrade() {
+                    ran_at.store(wheel.stats().ticks, SeqCst);
+                }
+                job();
+            });
+            wheel.add(delay, counted).unwrap();
+        },
         || {
             // The adder read the cursor at tick k or before; its slot is
             // drained, to the end, by tick k + DELAY_TICKS + 1.
@@ -114,8 +138,16 @@ fn on_lockfree() -> Run {
             assert!(passed, "the ticker did not move");
         },
     );
+    let wheel = Arc::into_inner(wheel).expect("the task let its handle go before it recorded");
     drop(wheel.stop());
-    run
+    (run, before, ran_at.load(SeqCst))
+}
+
+/// The correctness check on the lock-free wheel, in its ticks: the task
+/// ran less than a revolution after the earliest tick it can have been due
+/// at (see [`on_lockfree`]).
+fn within_a_revolution_in_ticks(before: u64, ran_tick: u64) -> bool {
+    ran_tick < before + DELAY_TICKS + SLOTS as u64
 }
 
 /// The same hold on the hashed wheel, for as many ticks. Also returns, in
@@ -190,29 +222,41 @@ fn assert_fires_within_a_revolution(run: &Run, wheel: &str) {
 
 #[test]
 fn w2_cursor_race_reproduces() {
-    let run = on_lockfree();
+    let (run, before, ran_tick) = on_lockfree();
     let ran = run.ran.expect("ran, a revolution late");
-    // Not before a whole revolution after it was due: exact.
+    // Not before its slot came round again, in the ticker's ticks: exact.
     assert!(
-        ran >= run.due + revolution(),
-        "ran before its slot came round again\n{}",
+        !within_a_revolution_in_ticks(before, ran_tick),
+        "ran at tick {ran_tick}, before its slot came round again (ticks done before the \
+         adder started: {before})\n{}",
         run.rec.log()
     );
     println!(
         "W2 reproduced: task due at {} ms, adder let go at {} ms, ran at {} ms: {} ms late \
-         (a revolution is {} ms)",
+         (a revolution is {} ms); at tick {ran_tick}, {} ticks after the {before} done before \
+         the adder started",
         in_ms(run.due),
         in_ms(run.released),
         in_ms(ran),
-        in_ms(ran - run.due),
-        in_ms(revolution())
+        in_ms(ran.saturating_sub(run.due)),
+        in_ms(revolution()),
+        ran_tick.saturating_sub(before)
     );
 }
 
 #[test]
 #[ignore = "W2 cursor_race: shows the bug in lockfree.rs"]
 fn w2_cursor_race_on_lockfree() {
-    assert_fires_within_a_revolution(&on_lockfree(), "lockfree.rs");
+    let (run, before, ran_tick) = on_lockfree();
+    assert_fires_within_a_revolution(&run, "lockfree.rs");
+    assert!(
+        within_a_revolution_in_ticks(before, ran_tick),
+        "W2 cursor_race: on lockfree.rs, the task ran at tick {ran_tick}, {} ticks after the \
+         {before} done before its adder started: its slot had come round again ({SLOTS} \
+         slots), the ticker had passed it\n{}",
+        ran_tick.saturating_sub(before),
+        run.rec.log()
+    );
 }
 
 #[test]
