@@ -11,6 +11,10 @@
 //!    queue, with a counting semaphore that remembers a notify (C5–C8).
 //! 5. [`cancel_all_skips_cancelled`]: that TimerQueue's historical
 //!    `cancel_all` bug, kept so a test can show it (C7).
+//!
+//! [`error`] is what scheduling refuses with; `sync.rs` is std's `Mutex`
+//! and `Condvar`, or loom's under `--cfg loom`, with a clock loom can
+//! freeze, so that the loom models check the code that ships.
 
 pub mod cancel_all_skips_cancelled;
 pub mod comparator_overflow;

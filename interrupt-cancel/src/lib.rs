@@ -22,7 +22,9 @@
 //!    thread delays tasks (I4), fixed delay vs fixed rate (I5), and the
 //!    whole java.util.Timer API (I7).
 //!
-//! [`error`] is what `schedule` refuses with.
+//! [`error`] is what `schedule` refuses with; `sync.rs` is parking_lot's
+//! `Mutex` and `Condvar`, or loom's under `--cfg loom`, with a clock loom
+//! can freeze, so that the loom models check the code that ships.
 
 pub mod interrupt;
 pub mod interrupted_only;

@@ -17,6 +17,10 @@
 //!
 //! Every fixed version behaves as java.util.Timer after a cancel (P6): see
 //! [`error::ScheduleError::Cancelled`] and each `Timer::cancel`.
+//!
+//! [`error`] is what scheduling refuses with; `sync.rs` is std's `Mutex`
+//! and `Condvar`, or loom's under `--cfg loom`, with a clock loom can
+//! freeze, so that the loom models check the code that ships.
 
 pub mod cancel_flag;
 pub mod disconnect;

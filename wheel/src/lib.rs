@@ -31,6 +31,9 @@
 //!    once per level (W7, W8: one step per insert at any size).
 //! 8. [`hierarchical`]: the levels run by a ticker that sleeps until the
 //!    next occupied slot: an idle wheel does not wake at all (W7).
+//! 9. [`executor`]: a finished wheel and its pool as one executor, stage
+//!    6's trait, so that code written for the Timer and the pools runs on
+//!    a wheel too.
 
 pub mod job;
 
