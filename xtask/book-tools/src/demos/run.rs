@@ -376,7 +376,7 @@ mod tests {
 
     #[test]
     fn a_hanging_command_is_stopped_and_reaped() {
-        let ran = shell("sleep 30", Duration::from_millis(300)).unwrap();
+        let ran = shell("sleep 30", Duration::from_millis(100)).unwrap();
         assert_eq!(ran.exit, Exit::StillRunning);
         assert!(ran.took < Duration::from_secs(20), "{:?}", ran.took);
         let ran = shell("echo hi; exit 3", LIMIT).unwrap();
