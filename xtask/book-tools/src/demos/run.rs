@@ -284,12 +284,21 @@ struct Ran {
     took: Duration,
 }
 
+/// How long a stopped group gets after each signal before the next.
+const GRACE: Duration = Duration::from_secs(2);
+
 /// Runs `command` with `sh -c` from the workspace's top, as a teacher
 /// would type it (no `RUST_BACKTRACE` from this environment), in a process
 /// group of its own: at `limit` the whole group gets Ctrl-C's signal, then
-/// a kill, so a hanging example dies with the cargo that ran it; the shell
-/// is always reaped.
+/// a terminate, then a kill, [`GRACE`] apart, so a hanging example dies
+/// with the cargo that ran it (a group started in the background ignores
+/// Ctrl-C's signal, as a shell's `&` leaves it); the shell is always
+/// reaped.
 fn shell(command: &str, limit: Duration) -> Result<Ran> {
+    shell_with(command, limit, GRACE)
+}
+
+fn shell_with(command: &str, limit: Duration, grace: Duration) -> Result<Ran> {
     let dir = target_dir().join("xtask");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(format!("demo-{}.log", std::process::id()));
@@ -306,7 +315,7 @@ fn shell(command: &str, limit: Duration) -> Result<Ran> {
         .process_group(0)
         .spawn()
         .map_err(|e| format!("could not start `{command}`: {e}"))?;
-    let exit = wait_or_stop(&mut child, limit)?;
+    let exit = wait_or_stop(&mut child, limit, grace)?;
     let took = start.elapsed();
     let output = std::fs::read(&path)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -315,30 +324,35 @@ fn shell(command: &str, limit: Duration) -> Result<Ran> {
     Ok(Ran { exit, output, took })
 }
 
-fn wait_or_stop(child: &mut Child, limit: Duration) -> Result<Exit> {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            return Ok(status.code().map_or(Exit::Signal, Exit::Code));
-        }
-        if start.elapsed() >= limit {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
+fn wait_or_stop(child: &mut Child, limit: Duration, grace: Duration) -> Result<Exit> {
+    if let Some(exit) = wait_up_to(child, limit)? {
+        return Ok(exit);
     }
     // The group is the shell's own pid (process_group(0)).
     let group = format!("-{}", child.id());
-    let _ = Command::new("kill").args(["-INT", "--", &group]).status();
-    let grace = Instant::now();
-    while grace.elapsed() < Duration::from_secs(5) {
-        if child.try_wait().map_err(|e| e.to_string())?.is_some() {
+    for signal in ["-INT", "-TERM"] {
+        let _ = Command::new("kill").args([signal, "--", &group]).status();
+        if wait_up_to(child, grace)?.is_some() {
             return Ok(Exit::StillRunning);
         }
-        std::thread::sleep(Duration::from_millis(20));
     }
     let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
     child.wait().map_err(|e| e.to_string())?;
     Ok(Exit::StillRunning)
+}
+
+/// The child's exit, if it ends within `limit`.
+fn wait_up_to(child: &mut Child, limit: Duration) -> Result<Option<Exit>> {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            return Ok(Some(status.code().map_or(Exit::Signal, Exit::Code)));
+        }
+        if start.elapsed() >= limit {
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[cfg(test)]
@@ -376,7 +390,13 @@ mod tests {
 
     #[test]
     fn a_hanging_command_is_stopped_and_reaped() {
-        let ran = shell("sleep 30", Duration::from_millis(100)).unwrap();
+        // Short graces: a test run in the background ignores SIGINT.
+        let ran = shell_with(
+            "sleep 30",
+            Duration::from_millis(100),
+            Duration::from_millis(50),
+        )
+        .unwrap();
         assert_eq!(ran.exit, Exit::StillRunning);
         assert!(ran.took < Duration::from_secs(20), "{:?}", ran.took);
         let ran = shell("echo hi; exit 3", LIMIT).unwrap();
