@@ -15,8 +15,9 @@
 // laid out the same way, but for the file a student reads, `find/<name>.rs`
 // (the scheduler as written, its API and pause points), and its other
 // versions, in `src/find/<key>_versions.rs`; hints in `hints/<name>.md` if
-// it has any ("Adding a find-it"). A model-it exercise lives in `models/`,
-// the `exercise-models` crate, and `cargo xtask model-check` grades it.
+// it has any ("Adding a find-it"). A model-it exercise lives in the
+// `exercise-models` crate (`exercise-models/`), and `cargo xtask
+// model-check` grades it.
 
 /// What the student writes, and how it is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +31,7 @@ pub enum Kind {
     /// version and pass on the fixed one, every time.
     Catch,
     /// Model it: a loom model that finds the bug and passes the fix
-    /// (`exercises/models/`, graded by `cargo xtask model-check`).
+    /// (`exercises/exercise-models/`, graded by `cargo xtask model-check`).
     Model,
     /// Find it: a test that catches a bug the exercise does not name;
     /// judged as a catch-it is.
@@ -311,7 +312,7 @@ pub const EXERCISES: &[Exercise] = &[
         title: "a loom model that finds the lost wake-up",
         chapter: "ch03-lost-wakeup.md",
         solution: "exercise_models::c1",
-        solution_file: "exercises/models/references/c1_model_lost_wakeup.rs",
+        solution_file: "exercises/exercise-models/references/c1_model_lost_wakeup.rs",
         versions: &[
             Version::wheat("fixed", "condvar-timer/src/timer_style.rs"),
             Version::chaff("buggy", "C1", "condvar-timer/src/racy.rs"),
@@ -397,7 +398,7 @@ pub const EXERCISES: &[Exercise] = &[
         title: "a loom model that finds the cancel nobody hears",
         chapter: "ch04-poison-pill.md",
         solution: "exercise_models::p3",
-        solution_file: "exercises/models/references/p3_model_cancel_notify_race.rs",
+        solution_file: "exercises/exercise-models/references/p3_model_cancel_notify_race.rs",
         versions: &[
             Version::wheat("fixed", "poison-pill/src/poison_pill.rs"),
             Version::chaff("buggy", "P3", "poison-pill/src/notify_on_cancel.rs"),
@@ -538,7 +539,7 @@ pub const EXERCISES: &[Exercise] = &[
         title: "a loom model that finds the stranded task",
         chapter: "ch06-threadpool-executor.md",
         solution: "exercise_models::t7",
-        solution_file: "exercises/models/references/t7_model_execute_shutdown_race.rs",
+        solution_file: "exercises/exercise-models/references/t7_model_execute_shutdown_race.rs",
         versions: &[
             Version::wheat("fixed", "threadpool-executor/src/pool.rs"),
             Version::chaff("buggy", "T7", "threadpool-executor/src/no_recheck.rs"),
@@ -653,7 +654,7 @@ pub const EXERCISES: &[Exercise] = &[
         title: "a loom model that finds the stale read",
         chapter: "ch07-wheel.md",
         solution: "exercise_models::w5",
-        solution_file: "exercises/models/references/w5_model_publication_race.rs",
+        solution_file: "exercises/exercise-models/references/w5_model_publication_race.rs",
         versions: &[
             Version::wheat("fixed", "wheel/src/ring.rs"),
             Version::chaff("buggy", "W5", "wheel/src/ring.rs"),

@@ -3,9 +3,9 @@
 //! claim about the JDK's behaviour in them is typed by hand.
 //!
 //! `cargo xtask jdk --write` writes `book/src/generated/jdk-side-by-side.md`
-//! from a run of `jdk/java/SideBySide.java` on the JDK and of the same
-//! scenarios on ours; CI fails if a fresh run differs from that file. This
-//! module reads the JDK's column of it back.
+//! from a run of `jdk-side-by-side/java/SideBySide.java` on the JDK and of the
+//! same scenarios on ours; CI fails if a fresh run differs from that file.
+//! This module reads the JDK's column of it back.
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -1,15 +1,15 @@
 //! `cargo xtask jdk [--write]`: the book's claims about the JDK, checked by
 //! running the JDK.
 //!
-//! `jdk/java/SideBySide.java` and the `jdk-side-by-side` binary run the same
-//! scenarios, one on the JDK (`javac`/`java` from the PATH; Debian's
-//! `openjdk-17-jdk-headless` is installed when either is missing), one on
-//! our finished Timer and pools, and each prints `<scenario> | <outcome>`.
-//! The two are shown side by side. Any difference fails, except those
-//! listed in [`KNOWN`] with their reason; a listed difference that has gone
-//! away fails too, so the list cannot go stale. The table and the list go
-//! to `book/src/generated/jdk-side-by-side.md` with `--write`; without it,
-//! the committed file must equal a fresh run's, so the book cannot drift.
+//! `jdk-side-by-side/java/SideBySide.java` and the `jdk-side-by-side` binary
+//! run the same scenarios, one on the JDK (`javac`/`java` from the PATH;
+//! Debian's `openjdk-17-jdk-headless` is installed when either is missing),
+//! one on our finished Timer and pools, and each prints `<scenario> |
+//! <outcome>`. The two are shown side by side. Any difference fails, except
+//! those listed in [`KNOWN`] with their reason; a listed difference that has
+//! gone away fails too, so the list cannot go stale. The table and the list go
+//! to `book/src/generated/jdk-side-by-side.md` with `--write`; without it, the
+//! committed file must equal a fresh run's, so the book cannot drift.
 
 use std::time::{Duration, Instant};
 
@@ -54,7 +54,11 @@ pub fn run(write: bool) -> Result<String> {
     let start = Instant::now();
     ensure_java()?;
     std::fs::create_dir_all(root().join(CLASSES)).map_err(|e| format!("{CLASSES}: {e}"))?;
-    Cmd::new("javac", &["-d", CLASSES, "jdk/java/SideBySide.java"]).run()?;
+    Cmd::new(
+        "javac",
+        &["-d", CLASSES, "jdk-side-by-side/java/SideBySide.java"],
+    )
+    .run()?;
     // One JVM for every scenario: a JVM takes half a second to start.
     let jdk = read(Cmd::new("java", &["-cp", CLASSES, "SideBySide"]))?;
     let ours = read(Cmd::cargo(&["run", "-q", "-p", "jdk-side-by-side"]))?;

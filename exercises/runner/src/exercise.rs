@@ -12,7 +12,7 @@
 //! - **find it**: the same, for a bug the exercise does not name, graded
 //!   the same way;
 //! - **model it**: a loom model, in the `exercise-models` crate
-//!   (`exercises/models/`); `cargo xtask model-check` grades it.
+//!   (`exercises/exercise-models/`); `cargo xtask model-check` grades it.
 //!
 //! `EXERCISE_CHECK` and `EXERCISE_SOURCE` tell the `exercises` crate's build
 //! script whose file to compile (see `exercises/build.rs`): a student's file
@@ -161,10 +161,11 @@ fn dir() -> PathBuf {
 }
 
 /// Where an exercise's own files live: a model-it's in its crate,
-/// `exercises/models/` (`cargo xtask model-check` reads them there too).
+/// `exercises/exercise-models/` (`cargo xtask model-check` reads them there
+/// too).
 fn home(e: &Exercise) -> PathBuf {
     match e.kind {
-        Kind::Model => dir().join("models"),
+        Kind::Model => dir().join("exercise-models"),
         _ => dir(),
     }
 }

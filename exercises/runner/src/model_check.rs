@@ -1,11 +1,11 @@
 //! `cargo xtask model-check`: the grader of the model-it exercises.
 //!
-//! The student writes a loom model (threads and a check) of a race the
-//! book names, in a copy of `exercises/models/skeletons/<name>.rs`. The
+//! The student writes a loom model (threads and a check) of a race the book
+//! names, in a copy of `exercises/exercise-models/skeletons/<name>.rs`. The
 //! grader builds it as the test target `student` of the `exercise-models`
-//! crate (release, `--cfg loom`, `target/loom`, as `cargo xtask loom`
-//! does), then runs its `model` test twice, each run in its own process
-//! (a failing loom model aborts the process):
+//! crate (release, `--cfg loom`, `target/loom`, as `cargo xtask loom` does),
+//! then runs its `model` test twice, each run in its own process (a failing
+//! loom model aborts the process):
 //!
 //! - with `EXERCISE_MODEL_SUBJECT=racy`: loom must find an execution that
 //!   fails (the model's assertion, or a deadlock), and it must be the named
@@ -298,7 +298,7 @@ pub fn find(name: &str) -> Result<&'static ModelExercise> {
 
 /// The package's directory.
 fn dir() -> PathBuf {
-    root().join("exercises").join("models")
+    root().join("exercises").join("exercise-models")
 }
 
 /// The skeleton of `e`.

@@ -1,12 +1,13 @@
 // The JDK's side of `cargo xtask jdk`: each scenario prints one or more
 // lines, "<scenario> | <what happened>", in the words the Rust side
-// (jdk/src/) prints too. Counts and orders only, never a time: where a
-// scenario needs time to pass, it waits at least that long (a lower bound)
-// and judges by what ran before what, so a loaded machine cannot change the
-// answer. Durations are scaled by KIT_TIME_SCALE, as the Rust side's are.
+// (jdk-side-by-side/src/) prints too. Counts and orders only, never a
+// time: where a scenario needs time to pass, it waits at least that long (a
+// lower bound) and judges by what ran before what, so a loaded machine
+// cannot change the answer. Durations are scaled by KIT_TIME_SCALE, as the
+// Rust side's are.
 //
 // Written for this project; run with `cargo xtask jdk`, or alone:
-//   javac -d target/jdk jdk/java/SideBySide.java
+//   javac -d target/jdk jdk-side-by-side/java/SideBySide.java
 //   java -cp target/jdk SideBySide [--list | SCENARIO...]
 
 import java.util.ArrayList;

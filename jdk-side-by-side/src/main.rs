@@ -1,7 +1,8 @@
 //! Our side of `cargo xtask jdk`: the scenarios of
-//! `jdk/java/SideBySide.java`, run on the finished versions (stage 5's
-//! Timer, stage 6's pool and scheduled pool), each printing the lines the
-//! Java side prints, `<scenario> | <what happened>`, in the same words.
+//! `jdk-side-by-side/java/SideBySide.java`, run on the finished versions
+//! (stage 5's Timer, stage 6's pool and scheduled pool), each printing the
+//! lines the Java side prints, `<scenario> | <what happened>`, in the same
+//! words.
 //!
 //! ```text
 //! cargo run -p jdk-side-by-side                  # every scenario
