@@ -1,0 +1,1 @@
+//! [`Store`](crate::store::Store) on PostgreSQL (feature `postgres`).
