@@ -4,15 +4,16 @@
 //! **No figure from a run typed into prose.** A number the book states about
 //! a run is included from the file that run wrote (`book/src/generated/`),
 //! or said in words a new run cannot contradict. The check reads the prose
-//! of every `book/src/*.md` (fenced code, `{{#include ...}}` directives,
-//! inline code, HTML comments, link targets and tags taken out), finds the
-//! figure-like numbers in it (a decimal such as `5.3`, or an integer of three
-//! or more digits that is not round, such as `626` or `211 994`), and names
-//! each one that appears in a generated file, either now or in any version of
-//! those files git has a commit of: that is how a figure that went stale when
-//! its file was regenerated is caught. A constant the code sets (a test's
-//! delay of 127 ms) is not a run figure: the line that states it ends with
-//! `<!-- constant: 127 -->` (the numbers, comma-separated).
+//! of every `book/src/*.md` as pulldown-cmark parses it (code blocks,
+//! `{{#include ...}}` directives, code spans, HTML comments, link targets
+//! and tags taken out), finds the figure-like numbers in it (a decimal such
+//! as `5.3`, or an integer of three or more digits that is not round, such
+//! as `626` or `211 994`), and names each one that appears in a generated
+//! file, either now or in any version of those files git has a commit of:
+//! that is how a figure that went stale when its file was regenerated is
+//! caught. A constant the code sets (a test's delay of 127 ms) is not a run
+//! figure: the line that states it ends with `<!-- constant: 127 -->` (the
+//! numbers, comma-separated).
 //!
 //! **Chapters named by title, never by number.** The sidebar shows no
 //! numbers (`no-section-label` in `book/book.toml`), so "chapter 4", "ch. 6",
@@ -29,6 +30,7 @@
 
 use crate::cmd::{Cmd, Result, root};
 use devkit::markdown::figureless;
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -283,89 +285,129 @@ struct ProseLine {
     excused: Vec<Number>,
 }
 
-/// The prose of a Markdown page, line by line.
+/// The prose of a Markdown page, line by line, as a CommonMark parser
+/// reads it (with the extensions mdBook turns on): the text of paragraphs,
+/// headings, lists and tables, and raw HTML outside its tags and comments.
+/// Code blocks, code spans, link and image targets and HTML comments are
+/// not prose; a `<!-- constant: ... -->` comment excuses its numbers on the
+/// line it starts on. Each piece of text goes to the line its source
+/// offset is on.
 fn prose(markdown: &str) -> Vec<ProseLine> {
-    let mut out = Vec::new();
-    let mut fence: Option<(char, usize)> = None;
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(markdown.match_indices('\n').map(|(at, _)| at + 1))
+        .filter(|&at| at < markdown.len())
+        .collect();
+    // The 0-based line of a byte offset.
+    let line_of = |offset: usize| starts.partition_point(|&s| s <= offset).saturating_sub(1);
+    let mut lines: Vec<ProseLine> = (1..=starts.len())
+        .map(|number| ProseLine {
+            number,
+            text: String::new(),
+            excused: Vec::new(),
+        })
+        .collect();
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES;
+    let mut in_code_block = false;
     let mut in_comment = false;
-    for (index, raw) in markdown.lines().enumerate() {
-        let trimmed = raw.trim_start();
-        if let Some((mark, len)) = fence {
-            let run = trimmed.chars().take_while(|&c| c == mark).count();
-            if run >= len && trimmed[run..].trim().is_empty() {
-                fence = None;
+    let mut cells_end = 0;
+    for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
+        let line = &mut lines[line_of(range.start)];
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => in_code_block = true,
+            Event::End(TagEnd::CodeBlock) => in_code_block = false,
+            Event::Text(text) if !in_code_block => line.text.push_str(&text),
+            Event::Code(_) => line.text.push(' '),
+            // Cells side by side are apart.
+            Event::Start(Tag::TableCell) => line.text.push(' '),
+            Event::End(TagEnd::TableCell) => cells_end = range.end,
+            // A row's cells beyond the header's are not shown, but a
+            // comment there still excuses the row's numbers.
+            Event::End(TagEnd::TableHead | TagEnd::TableRow) => {
+                let tail = markdown[cells_end..].lines().next().unwrap_or_default();
+                for (_, _, excused) in outside_comments(tail, &mut false) {
+                    line.excused.extend(excused);
+                }
+            }
+            Event::Html(_) | Event::InlineHtml(_) => {
+                for (at, piece, excused) in
+                    outside_comments(&markdown[range.clone()], &mut in_comment)
+                {
+                    let first = line_of(range.start + at);
+                    for (k, part) in piece.lines().enumerate() {
+                        lines[first + k].text.push_str(&remove_tags(part));
+                    }
+                    lines[line_of(range.start + at + piece.len())]
+                        .excused
+                        .extend(excused);
+                }
+            }
+            _ => {}
+        }
+    }
+    for line in &mut lines {
+        line.text = strip_inline(&line.text);
+    }
+    lines
+}
+
+/// The pieces of raw HTML outside its comments, each with its offset in
+/// `html` and the numbers a `<!-- constant: ... -->` comment right after it
+/// excuses. `in_comment` carries a comment left open to the next piece of
+/// HTML.
+fn outside_comments<'a>(
+    html: &'a str,
+    in_comment: &mut bool,
+) -> Vec<(usize, &'a str, Vec<Number>)> {
+    let mut out: Vec<(usize, &'a str, Vec<Number>)> = Vec::new();
+    let mut at = 0;
+    while at < html.len() {
+        let rest = &html[at..];
+        if *in_comment {
+            match rest.find("-->") {
+                Some(k) => {
+                    at += k + 3;
+                    *in_comment = false;
+                }
+                None => break,
             }
             continue;
         }
-        if !in_comment {
-            let opens = ['`', '~']
-                .into_iter()
-                .map(|mark| (mark, trimmed.chars().take_while(|&c| c == mark).count()))
-                .find(|&(_, run)| run >= 3);
-            if opens.is_some() {
-                fence = opens;
-                continue;
-            }
-        }
-        let mut text = String::new();
+        let Some(k) = rest.find("<!--") else {
+            out.push((at, rest, Vec::new()));
+            break;
+        };
         let mut excused = Vec::new();
-        let mut rest = raw;
-        loop {
-            if in_comment {
-                match rest.find("-->") {
-                    Some(k) => {
-                        rest = &rest[k + 3..];
-                        in_comment = false;
-                    }
-                    None => break,
+        let inside = &rest[k + 4..];
+        match inside.find("-->") {
+            Some(e) => {
+                if let Some(list) = inside[..e].trim().strip_prefix("constant:") {
+                    excused = numbers(list);
                 }
-            } else {
-                match rest.find("<!--") {
-                    Some(k) => {
-                        text.push_str(&rest[..k]);
-                        let inside = &rest[k + 4..];
-                        match inside.find("-->") {
-                            Some(e) => {
-                                if let Some(list) = inside[..e].trim().strip_prefix("constant:") {
-                                    excused.extend(numbers(list));
-                                }
-                                rest = &inside[e + 3..];
-                            }
-                            None => {
-                                in_comment = true;
-                                break;
-                            }
-                        }
-                    }
-                    None => {
-                        text.push_str(rest);
-                        break;
-                    }
-                }
+                out.push((at, &rest[..k], excused));
+                at += k + 4 + e + 3;
+            }
+            None => {
+                out.push((at, &rest[..k], excused));
+                *in_comment = true;
+                break;
             }
         }
-        out.push(ProseLine {
-            number: index + 1,
-            text: strip_inline(&text),
-            excused,
-        });
     }
     out
 }
 
-/// Takes out of one line: mdBook directives (`{{#include ...}}`), inline
-/// code, link targets (`](...)`), bare and angle-bracket URLs, and HTML
-/// tags.
+/// Takes out of one line of prose what mdBook and the browser do not show
+/// as words: mdBook's directives (`{{#include ...}}`) and bare URLs.
 fn strip_inline(line: &str) -> String {
-    let mut s = remove_between(line, "{{#", "}}");
-    s = remove_inline_code(&s);
-    s = remove_link_targets(&s);
-    s = s
+    remove_between(line, "{{#", "}}")
         .split_whitespace()
         .filter(|word| !word.contains("://"))
         .collect::<Vec<_>>()
-        .join(" ");
-    remove_tags(&s)
+        .join(" ")
 }
 
 /// Removes every `open ... close` (both included); an `open` with no
@@ -381,76 +423,6 @@ fn remove_between(s: &str, open: &str, close: &str) -> String {
             }
             None => break,
         }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Removes code spans: a run of backticks up to the next run of the same
-/// length. A run with no partner is kept as it is.
-fn remove_inline_code(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i] != '`' {
-            out.push(chars[i]);
-            i += 1;
-            continue;
-        }
-        let run = chars[i..].iter().take_while(|&&c| c == '`').count();
-        let mut k = i + run;
-        let mut close = None;
-        while k < chars.len() {
-            if chars[k] == '`' {
-                let other = chars[k..].iter().take_while(|&&c| c == '`').count();
-                if other == run {
-                    close = Some(k + other);
-                    break;
-                }
-                k += other;
-            } else {
-                k += 1;
-            }
-        }
-        match close {
-            Some(end) => {
-                out.push(' ');
-                i = end;
-            }
-            None => {
-                out.extend(&chars[i..i + run]);
-                i += run;
-            }
-        }
-    }
-    out
-}
-
-/// Removes the target of every Markdown link and image: `[text](target)`
-/// keeps `[text]`.
-fn remove_link_targets(s: &str) -> String {
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(k) = rest.find("](") {
-        out.push_str(&rest[..=k]);
-        let target = &rest[k + 2..];
-        let mut depth = 1;
-        let mut end = target.len();
-        for (at, c) in target.char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = at + 1;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        rest = &target[end..];
     }
     out.push_str(rest);
     out
@@ -1071,6 +1043,33 @@ mod tests {
                 (6, vec!["303".to_string()]),
                 (8, vec!["808".to_string()]),
             ]
+        );
+    }
+
+    #[test]
+    fn prose_is_what_commonmark_reads_as_prose() {
+        // The hand-written scanner this replaced read a code span broken
+        // over two lines, and an indented code block, as prose.
+        let page = "Prose, then `a span\n626 across lines`.\n\n    907 in an indented block\n\n\
+                    - a list\n\n  ```text\n  908 in its block\n  ```\n";
+        let all: Vec<(usize, Vec<String>)> = prose(page)
+            .iter()
+            .map(|l| (l.number, keys(&l.text)))
+            .filter(|(_, k)| !k.is_empty())
+            .collect();
+        assert_eq!(all, Vec::<(usize, Vec<String>)>::new());
+    }
+
+    #[test]
+    fn a_comment_after_a_table_row_excuses_its_numbers() {
+        // The cell after the row's last is not shown, but the row's
+        // constants are named there.
+        let g = generated("2.5 revolutions", "");
+        let page = "| delay | runs |\n|---|---|\n| 2.5 revolutions | late | <!-- constant: 2.5 -->\n\
+                    | 2.5 revolutions | late |\n";
+        assert_eq!(
+            figure_hits_in("p.md", page, &g),
+            ["p.md:4: 2.5 also appears in book/src/generated/now.txt"]
         );
     }
 
