@@ -6,6 +6,7 @@ use devkit::cargo::{self, Package};
 use devkit::cmd::{Cmd, Result, banner, root};
 use devkit::loom;
 use devkit::wrap::{COLUMNS, wrap, wrap_command};
+use similar::{ChangeTag, TextDiff};
 use std::path::Path;
 
 /// How one asset is made.
@@ -23,7 +24,7 @@ pub enum Source {
     /// `$ <command>`).
     LoomFailure(&'static str),
     /// "What changed": the same anchor in two source files of the package,
-    /// as a unified diff (`git diff --no-index`) for a ```` ```diff ```` block.
+    /// as a unified diff (computed by `similar`) for a ```` ```diff ```` block.
     AnchorDiff {
         /// The earlier version, relative to the package directory.
         from: &'static str,
@@ -262,37 +263,25 @@ fn dedent(lines: &[&str]) -> String {
 }
 
 /// Anchor `anchor` of `from` and of `to` (in package directory `dir`), as a
-/// unified diff with the whole region as context and a header naming both.
+/// unified diff with the whole region as context and a header naming both
+/// (no hunk header: the listing is one hunk, and its line numbers would be
+/// the region's, not the file's). Nothing under the header when the two
+/// are the same.
 fn anchor_diff(dir: &Path, anchor: &str, from: &str, to: &str) -> Result<String> {
-    let scratch = root().join("target").join("xtask-diff");
-    let mut sides = Vec::new();
-    for (side, rel) in [("a", from), ("b", to)] {
-        let path = scratch.join(side);
-        std::fs::create_dir_all(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let name = Path::new(rel).file_name().unwrap_or_default();
-        let copy = path.join(name);
-        std::fs::write(&copy, anchor_region(&dir.join(rel), anchor)?)
-            .map_err(|e| format!("{}: {e}", copy.display()))?;
-        sides.push(copy);
+    let old = anchor_region(&dir.join(from), anchor)?;
+    let new = anchor_region(&dir.join(to), anchor)?;
+    let mut body = String::new();
+    if old != new {
+        for change in TextDiff::from_lines(&old, &new).iter_all_changes() {
+            let sign = match change.tag() {
+                ChangeTag::Delete => '-',
+                ChangeTag::Insert => '+',
+                ChangeTag::Equal => ' ',
+            };
+            body.push(sign);
+            body.push_str(change.value());
+        }
     }
-    let run = std::process::Command::new("git")
-        .args(["diff", "--no-index", "--no-color", "-U1000", "--"])
-        .args(&sides)
-        .output()
-        .map_err(|e| format!("git diff: {e}"))?;
-    // `git diff --no-index` exits 1 when the files differ.
-    if !matches!(run.status.code(), Some(0 | 1)) {
-        return Err(format!(
-            "git diff failed: {}",
-            String::from_utf8_lossy(&run.stderr)
-        ));
-    }
-    let body: String = String::from_utf8_lossy(&run.stdout)
-        .lines()
-        .skip_while(|l| !l.starts_with("@@"))
-        .skip(1)
-        .map(|l| format!("{l}\n"))
-        .collect();
     Ok(format!(
         "--- {from} ({anchor})\n+++ {to} ({anchor})\n{body}"
     ))
@@ -403,6 +392,24 @@ mod tests {
             "fn a() {\n\n    b();\n}\n"
         );
         assert_eq!(dedent(&["x", "  y"]), "x\n  y\n");
+    }
+
+    #[test]
+    fn an_anchor_diff_is_the_whole_region_under_a_header_naming_both() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
+        let old = "// ANCHOR: f\nfn f() {\n    a();\n    b();\n}\n// ANCHOR_END: f\n";
+        let new = "impl X {\n    // ANCHOR: f\n    fn f() {\n        a();\n        c();\n    }\n    // ANCHOR_END: f\n}\n";
+        std::fs::write(dir.join("old.rs"), old).unwrap();
+        std::fs::write(dir.join("new.rs"), new).unwrap();
+        assert_eq!(
+            anchor_diff(dir, "f", "old.rs", "new.rs").unwrap(),
+            "--- old.rs (f)\n+++ new.rs (f)\n fn f() {\n     a();\n-    b();\n+    c();\n }\n"
+        );
+        assert_eq!(
+            anchor_diff(dir, "f", "old.rs", "old.rs").unwrap(),
+            "--- old.rs (f)\n+++ old.rs (f)\n"
+        );
     }
 
     #[test]
