@@ -9,6 +9,8 @@
 //!   example and bench builds turn on.
 //! - [`cpu`]: the CPU time of one thread, read from Linux's per-thread clock.
 //! - [`gate`]: a gate tasks wait at until the test opens it.
+//! - `pg` (feature `pg`): a throwaway PostgreSQL server for tests, one per
+//!   test binary, from the machine's installation.
 //! - [`recorder`]: who did what, and when, relative to a start instant; with
 //!   "eventually within" and "still not after" waits built on those events.
 //! - [`scale`]: one delay factor, read from `KIT_TIME_SCALE`, that stretches
@@ -24,6 +26,8 @@ pub mod cpu;
 pub mod gate;
 pub mod jdk_run;
 pub mod pause;
+#[cfg(feature = "pg")]
+pub mod pg;
 pub mod recorder;
 pub mod scale;
 pub mod table;
