@@ -15,24 +15,86 @@
 //!
 //! Read the files in this order, as the book does:
 //!
-//! 1. [`store`]: the one thing a node asks of a database, [`Store`]; SQL
-//!    written once with `$N` and `{now}`, rendered per dialect. Then
-//!    [`sqlite`], and (feature `postgres`) `postgres`.
-//! 2. [`schema`]: the tables.
+//! 1. [`store`]: the one thing a node asks of a database, [`Store`]: SQL
+//!    written once with `$N` placeholders and a `{now}` token, rendered
+//!    per dialect; then [`sqlite`] (and, with the feature `postgres`,
+//!    `postgres`), and [`schema`], the tables.
+//! 2. [`clock`]: the store's clock, the time authority, which a test sets;
+//!    and a node's own [`Clock`], which only the D5 version reads.
+//! 3. [`jobs`]: the user's API, [`Jobs`], and [`error`], what it refuses.
+//! 4. [`claim`]: the claim, one statement per dialect. `check_then_claim.rs`
+//!    looks, then marks (D1); `state_guard_claim.rs` guards the mark with
+//!    the state, which a recurring job has again (D2); `node_clock.rs`
+//!    judges by the node's clock (D5).
+//! 5. [`complete`]: the delivery, and the fenced completion that writes
+//!    the effect once per occurrence. `unfenced_write.rs` completes by id
+//!    (D3); `done_before_run.rs` marks the job done before running it
+//!    (D6).
+//! 6. [`lease`]: renewing a lease only while it is live, by fence;
+//!    `renew_by_name.rs` renews by name (D4).
+//! 7. [`misfire`]: what a recurring job does about missed occurrences;
+//!    `every_missed_period.rs` runs them all (D8).
+//! 8. [`cron`]: occurrences planned under one id by every node;
+//!    `check_then_insert.rs` plans after a look, under its own (D9).
+//! 9. [`node`]: a node's round, which calls all of the above, and
+//!    [`running`]: a node on its thread.
 //!
-//! The rest of the stage (the clock, the node, its claim and completion,
-//! the user's API and the buggy versions) lands next.
+//! The race windows carry `kit` pause points, named by the constants the
+//! tests arm: the node's [`CLAIMING`], [`CLAIMED`] and [`RUNNING`], and
+//! each buggy file's `WINDOW`. They compile to nothing outside test
+//! builds. `variant.rs` lists the versions and is the one place the fixed
+//! node hands over to a buggy one.
 
+pub mod claim;
+pub mod clock;
+pub mod complete;
+pub mod cron;
+pub mod error;
+pub mod jobs;
+pub mod lease;
+pub mod misfire;
+pub mod node;
+pub mod running;
 pub mod schema;
 pub mod sqlite;
 pub mod store;
+mod variant;
 
 #[cfg(feature = "postgres")]
 pub mod postgres;
+
+// The buggy versions: public for the tests and the exercises, hidden from
+// the finished scheduler's docs (see `variant.rs`).
+#[doc(hidden)]
+pub mod check_then_claim;
+#[doc(hidden)]
+pub mod check_then_insert;
+#[doc(hidden)]
+pub mod done_before_run;
+#[doc(hidden)]
+pub mod every_missed_period;
+#[doc(hidden)]
+pub mod node_clock;
+#[doc(hidden)]
+pub mod renew_by_name;
+#[doc(hidden)]
+pub mod state_guard_claim;
+#[doc(hidden)]
+pub mod unfenced_write;
 
 /// A time: milliseconds since the Unix epoch, on the store's clock or a
 /// node's. One type for the whole stage, as the schema's BIGINT columns.
 pub type Millis = i64;
 
+pub use claim::Claim;
+pub use clock::{Clock, ManualTime};
+pub use cron::Schedule;
+pub use error::{JobError, MAX_DUE};
+pub use jobs::{Jobs, State, Status};
+pub use misfire::Misfire;
+pub use node::{Action, CLAIMED, CLAIMING, LEASE, Node, Point, RUNNING, Step};
+pub use running::{Running, StepThread, Tally};
 pub use sqlite::SqliteStore;
 pub use store::{Dialect, Row, Store, StoreError, Value};
+#[doc(hidden)]
+pub use variant::Variant;
