@@ -3,7 +3,9 @@
 
 use crate::cargo;
 use crate::cmd::{Cmd, Result, banner, secs};
-use crate::{audit, bench_report, book, catalogue, exercise, ftf, jdk, loom, model_check, stress};
+use crate::{
+    audit, bench_report, book, catalogue, exercise, ftf, jdk, loom, model_check, postgres, stress,
+};
 use std::time::{Duration, Instant};
 
 /// `cargo test --workspace` must stay under this, after the build, or the
@@ -40,6 +42,10 @@ const STEPS: &[Step] = &[
     Step {
         name: "cargo test --workspace",
         run: test,
+    },
+    Step {
+        name: "durable timers on PostgreSQL",
+        run: postgres,
     },
     Step {
         name: "failing-then-fixed",
@@ -159,9 +165,10 @@ fn clippy() -> Result<String> {
         "--workspace",
         "--all-targets",
         // The exercises' checks are behind a feature (they fail until
-        // solved): lint them too, and the catch-its' tests with them.
+        // solved): lint them too, and the catch-its' tests with them; and
+        // stage 9's PostgreSQL store and its tests (compiled, not run).
         "--features",
-        "exercises/check,exercises-catch/check",
+        "exercises/check,exercises-catch/check,durable-timer/postgres",
         "--",
         "-D",
         "warnings",
@@ -217,6 +224,12 @@ fn test() -> Result<String> {
         return Ok(format!("run {} -- {warning}", secs(took)));
     }
     Ok(format!("run {} (budget {})", secs(took), secs(TEST_BUDGET)))
+}
+
+/// Stage 9 with its `postgres` features on, on throwaway servers its tests
+/// start; the PostgreSQL red checks too (`cargo xtask postgres`).
+fn postgres() -> Result<String> {
+    postgres::run()
 }
 
 fn failing_then_fixed() -> Result<String> {

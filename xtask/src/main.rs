@@ -16,6 +16,8 @@
 //! - `prose`: the book's words: no figure from a run typed into prose, no
 //!   chapter named by number;
 //! - `ftf`: the failing-then-fixed check alone;
+//! - `postgres`: stage 9 on PostgreSQL, on throwaway servers (its tests,
+//!   and its red checks);
 //! - `audit [N] [--only STAGE]`: every reproduction and red check N times
 //!   under load (the determinism audit); `audit --whole [N]`: every stage's whole default
 //!   test run N times under load;
@@ -46,6 +48,7 @@ mod ci;
 mod ftf;
 mod jdk;
 mod loom;
+mod postgres;
 mod stress;
 mod test_times;
 
@@ -69,6 +72,8 @@ cargo xtask <command>
   prose       check the book's words: no figure from a run typed into prose (each must be
               included from book/src/generated), no chapter named by number
   ftf         the failing-then-fixed check: every ignored test must fail, naming its bug
+  postgres    stage 9 on PostgreSQL: its tests and red checks with the postgres features
+              on, each test binary on a throwaway server (needs `apt-get install postgresql`)
   audit [N] [--only STAGE] [--load B]
               run every reproduction and red check N times (default 20) with every core
               loaded (B busy threads: --load 4 on 2 cores is twice the load), and name
@@ -149,6 +154,7 @@ fn dispatch(args: &[String]) -> cmd::Result {
         }
         "prose" => done(flags).and_then(|()| prose::run().map(|note| println!("{note}"))),
         "ftf" => done(flags).and_then(|()| ftf::run().map(|_| ())),
+        "postgres" => done(flags).and_then(|()| postgres::run().map(|note| println!("{note}"))),
         "audit" => {
             let whole = flags.contains("--whole");
             let only: Option<String> = flags.opt_value_from_str("--only").map_err(bad)?;
