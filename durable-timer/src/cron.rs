@@ -9,9 +9,15 @@
 //! insert changes no row (D9 inserts under a name of its own after a
 //! look: two jobs, two runs).
 
+use kit::pause_point;
+
 use crate::Millis;
 use crate::clock::store_time;
 use crate::store::{Store, StoreError};
+
+/// A node's thread, planning: it has computed the next occurrence and not
+/// yet inserted its job.
+pub const PLANNING: &str = "durable-timer::cron: computed the next occurrence, not yet inserted";
 
 /// A recurring schedule whose occurrences are planned as one-shot jobs:
 /// at `first`, then every `period` ms.
@@ -52,6 +58,7 @@ impl Schedule {
 pub fn plan(store: &mut dyn Store, schedule: &Schedule) -> Result<Option<String>, StoreError> {
     let at = schedule.next_at(store_time(store)?);
     let id = schedule.job_id(at);
+    pause_point(PLANNING);
     let inserted = store.execute(
         "INSERT INTO jobs (id, due_at, misfire, state) VALUES ($1, $2, 'fire_once', 'waiting')
          ON CONFLICT (id) DO NOTHING",

@@ -40,10 +40,10 @@
 //!    [`running`]: a node on its thread.
 //!
 //! The race windows carry `kit` pause points, named by the constants the
-//! tests arm: the node's [`CLAIMING`], [`CLAIMED`] and [`RUNNING`], and
-//! each buggy file's `WINDOW`. They compile to nothing outside test
-//! builds. `variant.rs` lists the versions and is the one place the fixed
-//! node hands over to a buggy one.
+//! tests arm: the node's [`CLAIMING`], [`CLAIMED`] and [`RUNNING`],
+//! cron's [`PLANNING`], and each buggy file's `WINDOW`. They compile to
+//! nothing outside test builds. `variant.rs` lists the versions and is the
+//! one place the fixed node hands over to a buggy one.
 
 pub mod claim;
 pub mod clock;
@@ -88,7 +88,7 @@ pub type Millis = i64;
 
 pub use claim::Claim;
 pub use clock::{Clock, ManualTime};
-pub use cron::Schedule;
+pub use cron::{PLANNING, Schedule};
 pub use error::{JobError, MAX_DUE};
 pub use jobs::{Jobs, State, Status};
 pub use misfire::Misfire;
