@@ -103,9 +103,8 @@ pub struct Reference {
 pub fn check_assets() -> Result<usize> {
     banner("the files the book includes exist");
     let src = root().join(BOOK).join("src");
-    let mut chapters = Vec::new();
-    markdown_files(&src, &mut chapters);
-    chapters.sort();
+    let mut chapters = devkit::files::under(&src)?;
+    chapters.retain(|f| f.extension().is_some_and(|e| e == "md"));
     let mut problems = Vec::new();
     let mut count = 0;
     for chapter in &chapters {
@@ -157,20 +156,6 @@ pub fn check_assets() -> Result<usize> {
             "the book refers to files that are not there:\n  {}",
             problems.join("\n  ")
         ))
-    }
-}
-
-fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            markdown_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "md") {
-            out.push(path);
-        }
     }
 }
 

@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::cmd::{Cmd, Result, banner, root};
+use devkit::files;
 
 /// The bundle's name: its directory and its archive.
 const NAME: &str = "timers-from-scratch";
@@ -62,11 +63,7 @@ pub fn run(check: bool, pdf: bool) -> Result<String> {
         if !from.is_file() {
             continue; // deleted in the work tree, not yet committed
         }
-        let to = dir.join(file);
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-        }
-        std::fs::copy(&from, &to).map_err(|e| format!("{file}: {e}"))?;
+        files::copy_file(&from, &dir.join(file))?;
         copied += 1;
     }
     println!("{copied} files");
@@ -94,7 +91,7 @@ pub fn run(check: bool, pdf: bool) -> Result<String> {
     banner("the bundle: the built book, and its PDF");
     crate::book::build()?;
     let html = root().join("book/book/html");
-    crate::screenshots::copy_dir(&html, &dir.join(BOOK_HTML))?;
+    files::copy_dir(&html, &dir.join(BOOK_HTML))?;
     let no_pdf = if pdf {
         pdf_or_why_not(&html.join("print.html"), &dir.join(PDF))?
     } else {

@@ -29,6 +29,7 @@
 //! both are named.
 
 use crate::cmd::{Cmd, Result, root};
+use devkit::files;
 use devkit::markdown::figureless;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::collections::HashMap;
@@ -474,10 +475,7 @@ impl Generated {
     /// Reads the files as they are, then `git log -p` of the directory.
     fn read() -> Result<Generated> {
         let mut generated = Generated::default();
-        let mut files = Vec::new();
-        collect_files(&root().join(GENERATED), &mut files)?;
-        files.sort();
-        for file in files {
+        for file in files::under(&root().join(GENERATED))? {
             let Ok(bytes) = std::fs::read(&file) else {
                 continue;
             };
@@ -819,12 +817,14 @@ fn chapter_hits_in(name: &str, text: &str) -> Vec<String> {
 fn chapter_scope() -> Result<Vec<PathBuf>> {
     let root = root();
     let mut files = md_files(&root.join("book/src"))?;
-    let mut generated = Vec::new();
-    collect_files(&root.join(GENERATED), &mut generated)?;
-    files.extend(generated.into_iter().filter(|f| {
-        f.extension()
-            .is_some_and(|e| e == "md" || e == "txt" || e == "diff")
-    }));
+    files.extend(
+        files::under(&root.join(GENERATED))?
+            .into_iter()
+            .filter(|f| {
+                f.extension()
+                    .is_some_and(|e| e == "md" || e == "txt" || e == "diff")
+            }),
+    );
     files.push(root.join("README.md"));
     files.push(root.join("CONTRIBUTING.md"));
     // Every Rust file git tracks: crate docs and comments are read beside
@@ -836,8 +836,7 @@ fn chapter_scope() -> Result<Vec<PathBuf>> {
             .filter(|f| !f.is_empty())
             .map(|f| root.join(f)),
     );
-    let mut hints = Vec::new();
-    collect_files(&root.join("exercises/hints"), &mut hints)?;
+    let mut hints = files::under(&root.join("exercises/hints"))?;
     hints.retain(|f| f.extension().is_some_and(|e| e == "md"));
     files.extend(hints);
     let this_file = root.join("xtask/book-tools/src/prose.rs");
@@ -888,20 +887,6 @@ fn md_files(dir: &Path) -> Result<Vec<PathBuf>> {
         .collect();
     files.sort();
     Ok(files)
-}
-
-/// Every file under `dir`, recursively.
-fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for entry in entries.filter_map(|e| e.ok()) {
-        let path = entry.path();
-        if path.is_dir() {
-            collect_files(&path, out)?;
-        } else {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 fn read(path: &Path) -> Result<String> {

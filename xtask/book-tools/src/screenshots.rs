@@ -285,7 +285,7 @@ pub fn run(out: &str, only: Option<&str>, check: bool) -> Result {
             .join("xtask")
             .join(format!("screenshots-site-{}", std::process::id())),
     );
-    copy_dir(&html_dir, &site.0)?;
+    devkit::files::copy_dir(&html_dir, &site.0)?;
 
     let summary_path = root().join(BOOK).join("src").join("SUMMARY.md");
     let summary = std::fs::read_to_string(&summary_path)
@@ -734,23 +734,6 @@ fn remove_old_pngs(dir: &Path) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
-}
-
-/// Copies a directory tree (the built book: files and directories only).
-pub fn copy_dir(from: &Path, to: &Path) -> Result {
-    let _ = std::fs::remove_dir_all(to);
-    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("{}: {e}", from.display()))?;
-        let (src, dst) = (entry.path(), to.join(entry.file_name()));
-        if src.is_dir() {
-            copy_dir(&src, &dst)?;
-        } else {
-            std::fs::copy(&src, &dst).map_err(|e| format!("{}: {e}", src.display()))?;
-        }
-    }
-    Ok(())
 }
 
 /// A temporary file or directory, deleted when dropped (also on an error).

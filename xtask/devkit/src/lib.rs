@@ -13,11 +13,14 @@
 //! - [`load`]: one busy thread per core beside some work;
 //! - [`loom`]: where and how the loom models are built, and one model
 //!   file run as a class sees it;
-//! - [`markdown`]: the book's Markdown tables: whether a generated one
-//!   has lost its figures.
+//! - [`markdown`]: the book's Markdown tables: one written from its
+//!   header and rows, and whether a generated one has lost its figures;
+//! - [`files`]: the files under a directory, at any depth, and copies of
+//!   them.
 
 pub mod cargo;
 pub mod cmd;
+pub mod files;
 pub mod libtest;
 pub mod load;
 pub mod loom;

@@ -69,23 +69,16 @@ impl Run {
 
 /// Every `new/benchmark.json` under `dir`, with its `estimates.json`.
 pub(crate) fn collect_criterion(dir: &Path, out: &mut BTreeMap<String, f64>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            if path.file_name().is_some_and(|n| n == "new") {
-                let id = read_json(&path.join("benchmark.json"))
-                    .and_then(|b| b["full_id"].as_str().map(str::to_owned));
-                let median = read_json(&path.join("estimates.json"))
-                    .and_then(|e| e["median"]["point_estimate"].as_f64());
-                if let (Some(id), Some(median)) = (id, median) {
-                    out.insert(id, median);
-                }
-            } else {
-                collect_criterion(&path, out);
-            }
+    // No criterion directory: no criterion results.
+    for file in devkit::files::under(dir).unwrap_or_default() {
+        if !file.ends_with("new/benchmark.json") {
+            continue;
+        }
+        let id = read_json(&file).and_then(|b| b["full_id"].as_str().map(str::to_owned));
+        let median = read_json(&file.with_file_name("estimates.json"))
+            .and_then(|e| e["median"]["point_estimate"].as_f64());
+        if let (Some(id), Some(median)) = (id, median) {
+            out.insert(id, median);
         }
     }
 }

@@ -672,3 +672,39 @@ fn the_chapter_includes_what_the_report_writes() {
         );
     }
 }
+
+#[test]
+fn criterion_medians_are_read_from_every_new_directory_at_any_depth() {
+    // Removed when dropped, a panicking test too.
+    let temp = tempfile::tempdir().unwrap();
+    let bench = |dir: &str, id: &str, median: f64| {
+        let new = temp.path().join(dir).join("new");
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::write(
+            new.join("benchmark.json"),
+            format!("{{\"full_id\": \"{id}\"}}"),
+        )
+        .unwrap();
+        std::fs::write(
+            new.join("estimates.json"),
+            format!("{{\"median\": {{\"point_estimate\": {median}}}}}"),
+        )
+        .unwrap();
+    };
+    bench("physics/Instant::now", "physics/Instant::now", 20.5);
+    bench("a/b/c", "a/b/c", 7.0);
+    // criterion's last-but-one run, beside its newest: not read.
+    std::fs::create_dir_all(temp.path().join("a/b/c/base")).unwrap();
+    let mut found = std::collections::BTreeMap::new();
+    collect_criterion(temp.path(), &mut found);
+    assert_eq!(
+        found.into_iter().collect::<Vec<_>>(),
+        [
+            ("a/b/c".to_owned(), 7.0),
+            ("physics/Instant::now".to_owned(), 20.5)
+        ]
+    );
+    let mut none = std::collections::BTreeMap::new();
+    collect_criterion(&temp.path().join("missing"), &mut none);
+    assert!(none.is_empty());
+}
