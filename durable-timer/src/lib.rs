@@ -25,7 +25,8 @@
 //! 4. [`claim`]: the claim, one statement per dialect. `check_then_claim.rs`
 //!    looks, then marks (D1); `state_guard_claim.rs` guards the mark with
 //!    the state, which a recurring job has again (D2); `node_clock.rs`
-//!    judges by the node's clock (D5).
+//!    judges by the node's clock (D5); `cursor_poll.rs` reads only what is
+//!    due after a cursor, and never a job committed below it (D7).
 //! 5. [`complete`]: the delivery, and the fenced completion that writes
 //!    the effect once per occurrence. `unfenced_write.rs` completes by id
 //!    (D3); `done_before_run.rs` marks the job done before running it
@@ -69,6 +70,8 @@ pub mod postgres;
 pub mod check_then_claim;
 #[doc(hidden)]
 pub mod check_then_insert;
+#[doc(hidden)]
+pub mod cursor_poll;
 #[doc(hidden)]
 pub mod done_before_run;
 #[doc(hidden)]

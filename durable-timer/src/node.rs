@@ -75,15 +75,18 @@ pub struct Node {
     crash_at: Option<Point>,
     renews: bool,
     action: Option<Action>,
+    cursor: Millis,
 }
 
 /// What a version of a round needs of its node: the connection, the
-/// node's name, its lease and its clock.
+/// node's name, its lease, its clock, and the cursor only the D7 version
+/// keeps (`cursor_poll.rs`).
 pub(crate) struct Conn<'a> {
     pub store: &'a mut dyn Store,
     pub name: &'a str,
     pub lease: Millis,
     pub clock: &'a Clock,
+    pub cursor: &'a mut Millis,
 }
 
 impl Node {
@@ -102,6 +105,7 @@ impl Node {
             crash_at: None,
             renews: false,
             action: None,
+            cursor: Millis::MIN,
         }
     }
 
@@ -224,6 +228,7 @@ impl Node {
             name: &self.name,
             lease: self.lease,
             clock: &self.clock,
+            cursor: &mut self.cursor,
         })
     }
 

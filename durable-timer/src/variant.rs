@@ -11,8 +11,8 @@ use crate::cron::{self, Schedule};
 use crate::node::Conn;
 use crate::store::StoreError;
 use crate::{
-    check_then_claim, check_then_insert, complete, done_before_run, every_missed_period, lease,
-    node_clock, renew_by_name, state_guard_claim, unfenced_write,
+    check_then_claim, check_then_insert, complete, cursor_poll, done_before_run,
+    every_missed_period, lease, node_clock, renew_by_name, state_guard_claim, unfenced_write,
 };
 
 // ANCHOR: variant
@@ -46,6 +46,10 @@ pub enum Variant {
     /// (done_before_run.rs): a crash in between loses it (D6
     /// `done_before_run`).
     DoneBeforeRun,
+    /// Reads only the jobs due after a cursor it moves up to each scan's
+    /// time (cursor_poll.rs): a job committed after the scan, due before
+    /// the cursor, is never read (D7 `cursor_skips_late_job`).
+    CursorPoll,
     /// Runs the oldest missed occurrence, then the next
     /// (every_missed_period.rs): after downtime, one run per missed period
     /// (D8 `catch_up_storm`).
@@ -59,13 +63,14 @@ pub enum Variant {
 
 /// The switch points, one per place a buggy version differs.
 impl Variant {
-    /// The claim (D1, D2, D5, D6, D8).
+    /// The claim (D1, D2, D5, D6, D7, D8).
     pub(crate) fn claim(self, c: Conn<'_>) -> Result<Option<Claim>, StoreError> {
         match self {
             Variant::CheckThenClaim => check_then_claim::claim(c.store, c.name, c.lease),
             Variant::StateGuardClaim => state_guard_claim::claim(c.store, c.name, c.lease),
             Variant::NodeClock => node_clock::claim(c.store, c.name, c.lease, c.clock.now()),
             Variant::DoneBeforeRun => done_before_run::claim(c.store, c.name),
+            Variant::CursorPoll => cursor_poll::claim(c.store, c.name, c.lease, c.cursor),
             Variant::EveryMissedPeriod => every_missed_period::claim(c.store, c.name, c.lease),
             _ => claim::claim(c.store, c.name, c.lease),
         }
