@@ -369,13 +369,18 @@ impl Server {
     /// and the `postgres` crate both read): user `postgres`, over the
     /// socket.
     pub fn url(&self, database: &str) -> String {
+        // The socket's directory as the URI's host, percent-encoded: every
+        // byte but the unreserved ones (so `/` is `%2F`).
         let host: String = self
             .socket_dir()
-            .to_string_lossy()
-            .chars()
-            .map(|c| match c {
-                '/' => "%2F".to_owned(),
-                c => c.to_string(),
+            .as_os_str()
+            .as_encoded_bytes()
+            .iter()
+            .map(|&b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                    char::from(b).to_string()
+                }
+                b => format!("%{b:02X}"),
             })
             .collect();
         format!("postgresql://postgres@{host}:{PORT}/{database}")
