@@ -14,6 +14,7 @@
 use std::time::{Duration, Instant};
 
 use crate::cmd::{Cmd, Result, banner, root, secs};
+use devkit::markdown::md_table;
 
 /// The table the book includes.
 const TABLE: &str = "book/src/generated/jdk-side-by-side.md";
@@ -120,8 +121,7 @@ fn compare(
     jdk: &[(String, String)],
     ours: &[(String, String)],
 ) -> (String, Vec<String>) {
-    let mut table =
-        format!("| scenario | the JDK ({version}) | ours | same? |\n|---|---|---|---|\n");
+    let mut rows = Vec::new();
     let mut problems = Vec::new();
     for ((scenario, theirs), (_, mine)) in jdk.iter().zip(ours) {
         let known = KNOWN.iter().any(|(s, _)| s == scenario);
@@ -142,8 +142,10 @@ fn compare(
             }
         };
         println!("  {scenario}\n      JDK:  {theirs}\n      ours: {mine}\n      {verdict}");
-        table.push_str(&format!("| {scenario} | {theirs} | {mine} | {verdict} |\n"));
+        rows.push(vec![scenario.as_str(), theirs, mine, verdict]);
     }
+    let the_jdk = format!("the JDK ({version})");
+    let mut table = md_table(&["scenario", &the_jdk, "ours", "same?"], &rows);
     table.push_str("\nKnown differences, by design:\n\n");
     for (scenario, why) in KNOWN {
         table.push_str(&format!("- *{scenario}*: {why}.\n"));

@@ -26,6 +26,7 @@ pub mod source;
 
 use crate::cmd::{Captured, Cmd, Result, banner, root, secs};
 use crate::ftf::{panic_messages as red_messages, red};
+use devkit::markdown::md_table;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -856,9 +857,7 @@ fn versions_file() -> PathBuf {
 
 /// The table of every catch-it's and find-it's versions, from the list.
 pub fn versions_table() -> String {
-    let mut text = String::from(
-        "| Exercise | The bug to catch | Correct versions | Buggy versions |\n|---|---|---|---|\n",
-    );
+    let mut rows = Vec::new();
     for e in EXERCISES.iter().filter(|e| catch::graded_here(e)) {
         let name = |v: &list::Version| format!("`{}`", v.name);
         let wheats: Vec<String> = e
@@ -872,15 +871,20 @@ pub fn versions_table() -> String {
             .iter()
             .filter_map(|v| v.bug.map(|bug| format!("{bug} `{}`", v.name)))
             .collect();
-        text += &format!(
-            "| `{}` | {} | {} | {} |\n",
-            key(e),
-            e.shows,
+        rows.push(vec![
+            format!("`{}`", key(e)),
+            e.shows.to_owned(),
             wheats.join(", "),
-            chaffs.join(", ")
-        );
+            chaffs.join(", "),
+        ]);
     }
-    text
+    let header = [
+        "Exercise",
+        "The bug to catch",
+        "Correct versions",
+        "Buggy versions",
+    ];
+    md_table(&header, &rows)
 }
 
 /// `exercise versions`: prints the table, or writes it for the book.

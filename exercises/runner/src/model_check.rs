@@ -27,6 +27,7 @@ use crate::cmd::{Cmd, Result, banner, root, secs};
 use crate::exercise::source::model_facts;
 use crate::ftf::red;
 use crate::loom;
+use devkit::markdown::md_table;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -1071,23 +1072,23 @@ fn label(m: Option<Mistake>) -> String {
 
 /// The proof's table in markdown.
 fn table(rows: &[Row]) -> String {
-    let mut out =
-        String::from("| exercise | model | expected | verdict | time |\n|---|---|---|---|---|\n");
-    for r in rows {
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} |\n",
-            r.exercise,
-            r.module,
-            label(r.expected),
-            if r.got == r.expected {
-                label(r.got)
-            } else {
-                format!("**{}**", label(r.got))
-            },
-            secs(r.took)
-        ));
-    }
-    out
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.exercise.to_string(),
+                r.module.to_string(),
+                label(r.expected),
+                if r.got == r.expected {
+                    label(r.got)
+                } else {
+                    format!("**{}**", label(r.got))
+                },
+                secs(r.took),
+            ]
+        })
+        .collect();
+    md_table(&["exercise", "model", "expected", "verdict", "time"], &rows)
 }
 
 /// What is wrong with an exercise's files: its skeleton's TODO naming the

@@ -21,6 +21,7 @@
 
 use crate::cmd::{Result, banner, root};
 use course_runner::exercise::source::{self as rust, Function};
+use devkit::markdown::md_table;
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -418,20 +419,15 @@ pub fn shown_by(rows: &[Row]) -> String {
             ids.join(", ")
         }
     };
-    let mut out = String::from(
+    let rows: Vec<Vec<String>> = Shown::ALL
+        .iter()
+        .map(|&kind| vec![kind.word().to_string(), ids(kind, true), ids(kind, false)])
+        .collect();
+    format!(
         "<!-- Written by `cargo xtask catalogue --write` from the column \"Shown by\" \
-         of catalogue.md; do not edit. -->\n\n\
-         | Shown by | Bugs | Facts and fixes |\n|---|---|---|\n",
-    );
-    for kind in Shown::ALL {
-        out.push_str(&format!(
-            "| {} | {} | {} |\n",
-            kind.word(),
-            ids(kind, true),
-            ids(kind, false)
-        ));
-    }
-    out
+         of catalogue.md; do not edit. -->\n\n{}",
+        md_table(&["Shown by", "Bugs", "Facts and fixes"], &rows)
+    )
 }
 
 /// What the code says against a written row's "Shown by": a loom row's file

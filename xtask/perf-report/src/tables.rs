@@ -1,7 +1,7 @@
 //! The performance chapter's other tables, one per file: summaries, ratio
 //! tables, floors, lateness, wake-ups, cancels, instructions.
 
-use std::fmt::Write as _;
+use devkit::markdown::md_table;
 
 use crate::load::*;
 use crate::targets::*;
@@ -46,10 +46,7 @@ pub(crate) fn tables(run: &Run) -> Vec<(&'static str, String)> {
 pub(crate) fn async_table(run: &Run) -> String {
     const BENCH: &str = "async_timers";
     const WHO: [&str; 3] = ["async-timer (stage 8)", "tokio::time", "futures-timer"];
-    let mut out = format!(
-        "| per sleep | {} | {} | {} |\n|---|---|---|---|\n",
-        WHO[0], WHO[1], WHO[2]
-    );
+    let mut rows = Vec::new();
     for (label, group) in [
         ("made, polled once, dropped", "create, poll once, drop"),
         ("reset, 10^3 pending", "reset, 10^3 pending"),
@@ -60,11 +57,7 @@ pub(crate) fn async_table(run: &Run) -> String {
     ] {
         let cells =
             WHO.map(|who| Spread::of(run, BENCH, group, who).map_or("-".into(), |s| s.ns()));
-        let _ = writeln!(
-            out,
-            "| {label} | {} | {} | {} |",
-            cells[0], cells[1], cells[2]
-        );
+        rows.push([vec![label.to_owned()], cells.to_vec()].concat());
     }
     let bytes = WHO.map(|who| {
         run.row(
@@ -75,23 +68,21 @@ pub(crate) fn async_table(run: &Run) -> String {
         )
         .map_or("-".into(), |b| format!("{b:.0} B"))
     });
-    let _ = writeln!(
-        out,
-        "| heap held, 10^5 pending | {} | {} | {} |",
-        bytes[0], bytes[1], bytes[2]
-    );
+    rows.push([vec!["heap held, 10^5 pending".to_owned()], bytes.to_vec()].concat());
     for stat in ["p50", "p99"] {
         let late = WHO.map(|who| {
             run.row(BENCH, "lateness 1ms, current-thread runtime", who, stat)
                 .map_or("-".into(), |us| format!("{us:.0} µs"))
         });
-        let _ = writeln!(
-            out,
-            "| a 1 ms sleep's lateness, {stat} | {} | {} | {} |",
-            late[0], late[1], late[2]
+        rows.push(
+            [
+                vec![format!("a 1 ms sleep's lateness, {stat}")],
+                late.to_vec(),
+            ]
+            .concat(),
         );
     }
-    out
+    md_table(&["per sleep", WHO[0], WHO[1], WHO[2]], &rows)
 }
 
 /// A number for a table cell, or a dash.
@@ -102,12 +93,11 @@ pub(crate) fn cell(v: Option<f64>, digits: usize) -> String {
 /// A three-column table: what was measured, beside what, and the result
 /// (a dash where the last run did not measure it).
 pub(crate) fn glance(rows: &[(String, &str, Option<String>)]) -> String {
-    let mut out = String::from("| measured | beside | result |\n|---|---|---|\n");
-    for (what, beside, result) in rows {
-        let result = result.as_deref().unwrap_or("-");
-        let _ = writeln!(out, "| {what} | {beside} | {result} |");
-    }
-    out
+    let rows: Vec<Vec<&str>> = rows
+        .iter()
+        .map(|(what, beside, result)| vec![what, *beside, result.as_deref().unwrap_or("-")])
+        .collect();
+    md_table(&["measured", "beside", "result"], &rows)
 }
 
 /// The largest size the schedule, cancel and insert benches run at, as
@@ -369,10 +359,7 @@ pub(crate) fn ratio_table(
     sizes: &[&str],
     inputs: [&str; 2],
 ) -> String {
-    let mut out = format!(
-        "| {header} | pending | {} | {} |\n|---|---|---|---|\n",
-        inputs[0], inputs[1]
-    );
+    let mut rows = Vec::new();
     for (reference, label) in references {
         for size in sizes {
             let at = |input: &str| {
@@ -380,15 +367,15 @@ pub(crate) fn ratio_table(
                 Spread::ratio(run, bench, &g, ours, reference)
                     .map_or_else(|| "-".to_owned(), |s| s.times())
             };
-            let _ = writeln!(
-                out,
-                "| {label} | {size} | {} | {} |",
+            rows.push(vec![
+                (*label).to_owned(),
+                (*size).to_owned(),
                 at(inputs[0]),
-                at(inputs[1])
-            );
+                at(inputs[1]),
+            ]);
         }
     }
-    out
+    md_table(&[header, "pending", inputs[0], inputs[1]], &rows)
 }
 
 /// The `Timer`'s schedule over its peer's and its floor's.
@@ -437,10 +424,7 @@ pub(crate) fn insert(run: &Run) -> String {
 
 /// Ours' throughput over the two reference pools', per input.
 pub(crate) fn throughput_table(run: &Run) -> String {
-    let mut out = format!(
-        "| our pool's throughput over | {} | {} |\n|---|---|---|\n",
-        SCHEDULE_INPUTS[0], SCHEDULE_INPUTS[1]
-    );
+    let mut rows = Vec::new();
     for (reference, label) in [
         (THROUGHPUT_CHANNEL, "a pool on a crossbeam channel"),
         (THROUGHPUT_CRATE, "the `threadpool` crate"),
@@ -454,19 +438,19 @@ pub(crate) fn throughput_table(run: &Run) -> String {
             )
             .map_or_else(|| "-".to_owned(), |s| s.times())
         };
-        let _ = writeln!(
-            out,
-            "| {label} | {} | {} |",
+        rows.push(vec![
+            label.to_owned(),
             at(SCHEDULE_INPUTS[0]),
-            at(SCHEDULE_INPUTS[1])
-        );
+            at(SCHEDULE_INPUTS[1]),
+        ]);
     }
-    out
+    let [first, second] = SCHEDULE_INPUTS;
+    md_table(&["our pool's throughput over", first, second], &rows)
 }
 
 /// The floors: criterion's medians from `physics`.
 pub(crate) fn floors(run: &Run) -> String {
-    let mut out = String::from("| floor | median |\n|---|---|\n");
+    let mut rows = Vec::new();
     for (label, id) in [
         ("`Instant::now`", "physics/Instant::now"),
         (
@@ -497,31 +481,29 @@ pub(crate) fn floors(run: &Run) -> String {
             Some(ns) => format!("{ns:.2} ns"),
             None => "-".to_owned(),
         };
-        let _ = writeln!(out, "| {label} | {shown} |");
+        rows.push(vec![label.to_owned(), shown]);
     }
-    out
+    md_table(&["floor", "median"], &rows)
 }
 
 /// The timed wait's overshoot (`fire_latency`), with the default slack
 /// and with it lowered.
 pub(crate) fn timed_wait(run: &Run) -> String {
-    let mut out = String::from("| `park_timeout` ends late by | p50 | p99 |\n|---|---|---|\n");
+    let mut rows = Vec::new();
     for label in DELAYS {
         for (who, slack) in [
             ("park_timeout", "default slack"),
             ("park_timeout, slack 1 ns", "slack 1 ns"),
         ] {
             let g = format!("one at a time {label}");
-            let _ = writeln!(
-                out,
-                "| {}, {slack} | {} µs | {} µs |",
-                delay(label),
-                cell(run.row("fire_latency", &g, who, "p50"), 1),
-                cell(run.row("fire_latency", &g, who, "p99"), 1)
-            );
+            rows.push(vec![
+                format!("{}, {slack}", delay(label)),
+                format!("{} µs", cell(run.row("fire_latency", &g, who, "p50"), 1)),
+                format!("{} µs", cell(run.row("fire_latency", &g, who, "p99"), 1)),
+            ]);
         }
     }
-    out
+    md_table(&["`park_timeout` ends late by", "p50", "p99"], &rows)
 }
 
 /// How late tasks run one at a time: one statistic (`p50` or `p99`), a
@@ -536,44 +518,37 @@ pub(crate) fn lateness_table(run: &Run, stat: &str) -> String {
             subjects.push(subject);
         }
     }
-    let mut out = format!("| late by, {stat} (µs) |");
-    for label in DELAYS {
-        let _ = write!(out, " {} |", delay(label));
-    }
-    out += "\n|---|---|---|---|\n";
-    for who in &subjects {
-        let _ = write!(out, "| {who} |");
-        for label in DELAYS {
-            let v = run.row("fire_latency", &format!("one at a time {label}"), who, stat);
-            let _ = write!(out, " {} |", cell(v, 1));
-        }
-        out += "\n";
-    }
-    out
+    let mut header = vec![format!("late by, {stat} (µs)")];
+    header.extend(DELAYS.iter().map(|label| delay(label)));
+    let rows: Vec<Vec<String>> = subjects
+        .iter()
+        .map(|who| {
+            let mut row = vec![(*who).to_owned()];
+            for label in DELAYS {
+                let v = run.row("fire_latency", &format!("one at a time {label}"), who, stat);
+                row.push(cell(v, 1));
+            }
+            row
+        })
+        .collect();
+    md_table(&header, &rows)
 }
 
 /// How late tasks run under load.
 pub(crate) fn load(run: &Run) -> String {
-    let mut out =
-        String::from("| under load, late by (µs) | p50 | p99 | max |\n|---|---|---|---|\n");
+    let mut rows = Vec::new();
     for (bench, group, subject, stat) in run.rows.keys() {
         if bench == "fire_latency" && group == "under load" && stat == "p50" {
-            let _ = writeln!(
-                out,
-                "| {subject} | {} | {} | {} |",
-                cell(run.row(bench, group, subject, "p50"), 1),
-                cell(run.row(bench, group, subject, "p99"), 1),
-                cell(run.row(bench, group, subject, "max"), 1)
-            );
+            let at = |stat: &str| cell(run.row(bench, group, subject, stat), 1);
+            rows.push(vec![subject.clone(), at("p50"), at("p99"), at("max")]);
         }
     }
-    out
+    md_table(&["under load, late by (µs)", "p50", "p99", "max"], &rows)
 }
 
 /// The pools' wake-ups per task fired.
 pub(crate) fn wakeups(run: &Run) -> String {
-    let mut out =
-        String::from("| wake-ups per task fired | 4 workers | 8 workers |\n|---|---|---|\n");
+    let mut rows = Vec::new();
     for who in [
         SUCCESSOR,
         "the JDK's leader-follower",
@@ -581,45 +556,48 @@ pub(crate) fn wakeups(run: &Run) -> String {
         PEER,
     ] {
         let at = |w: usize| run.row("herd", &format!("{w} workers"), who, "wakeups/task");
-        let _ = writeln!(out, "| {who} | {} | {} |", cell(at(4), 2), cell(at(8), 2));
+        rows.push(vec![who.to_owned(), cell(at(4), 2), cell(at(8), 2)]);
     }
-    out
+    md_table(
+        &["wake-ups per task fired", "4 workers", "8 workers"],
+        &rows,
+    )
 }
 
 /// The preempting wake-up, and its floors.
 pub(crate) fn preempt(run: &Run) -> String {
-    let mut out = String::from("| schedule to run (µs) | p50 | p99 |\n|---|---|---|\n");
+    let mut rows = Vec::new();
     for (bench, group, subject, stat) in run.rows.keys() {
         if bench == "preempt_wakeup" && stat == "p50" {
-            let _ = writeln!(
-                out,
-                "| {subject} | {} | {} |",
-                cell(run.row(bench, group, subject, "p50"), 1),
-                cell(run.row(bench, group, subject, "p99"), 1)
-            );
+            let at = |stat: &str| cell(run.row(bench, group, subject, stat), 1);
+            rows.push(vec![subject.clone(), at("p50"), at("p99")]);
         }
     }
-    out
+    md_table(&["schedule to run (µs)", "p50", "p99"], &rows)
 }
 
 /// Idle cost, every version.
 pub(crate) fn idle(run: &Run) -> String {
-    let mut out = String::from(
-        "| one task pending, nothing due | CPU (ms/s) | wake-ups (/s) |\n|---|---|---|\n",
-    );
+    let mut rows = Vec::new();
     let mut seen = Vec::new();
     for (bench, group, subject, _) in run.rows.keys() {
         if bench == "idle_cost" && !seen.contains(subject) {
             seen.push(subject.clone());
-            let _ = writeln!(
-                out,
-                "| `{subject}` | {} | {} |",
+            rows.push(vec![
+                format!("`{subject}`"),
                 cell(run.row(bench, group, subject, "cpu"), 2),
-                cell(run.row(bench, group, subject, "wakeups"), 0)
-            );
+                cell(run.row(bench, group, subject, "wakeups"), 0),
+            ]);
         }
     }
-    out
+    md_table(
+        &[
+            "one task pending, nothing due",
+            "CPU (ms/s)",
+            "wake-ups (/s)",
+        ],
+        &rows,
+    )
 }
 
 /// The timers `cancel_cost` cancels a random standing task on, in its
@@ -654,44 +632,34 @@ pub(crate) const HOLDERS: [&str; 4] = [
 /// One cancel, in ns per cancel, by the count pending: `case` is the
 /// bench's group before its size ("random standing task", "newest task").
 pub(crate) fn cancel_table(run: &Run, case: &str, who: &[&str]) -> String {
-    let mut out = format!("| {case}, one cancel (ns) |");
-    for size in FAIR_SIZES {
-        let _ = write!(out, " {size} pending |");
-    }
-    out += "\n|---|---|---|---|\n";
-    for subject in who {
-        let _ = write!(out, "| {subject} |");
-        for size in FAIR_SIZES {
-            let s = Spread::of(
-                run,
-                "cancel_cost",
-                &format!("{case}, {size} pending"),
-                subject,
-            );
-            let _ = write!(
-                out,
-                " {} |",
-                s.map_or_else(|| "-".to_owned(), |s| s.bare_ns())
-            );
-        }
-        out += "\n";
-    }
-    out
+    let mut header = vec![format!("{case}, one cancel (ns)")];
+    header.extend(FAIR_SIZES.iter().map(|size| format!("{size} pending")));
+    let rows: Vec<Vec<String>> = who
+        .iter()
+        .map(|subject| {
+            let mut row = vec![(*subject).to_owned()];
+            for size in FAIR_SIZES {
+                let group = format!("{case}, {size} pending");
+                let s = Spread::of(run, "cancel_cost", &group, subject);
+                row.push(s.map_or_else(|| "-".to_owned(), |s| s.bare_ns()));
+            }
+            row
+        })
+        .collect();
+    md_table(&header, &rows)
 }
 
 /// What a cancel leaves behind: entries held beyond the live ones.
 pub(crate) fn cancel_held(run: &Run) -> String {
-    let mut out = String::from("| held after cancelling a tenth | entries |\n|---|---|\n");
-    for who in HOLDERS {
-        let held = run.row(
-            "cancel_cost",
-            "held after cancelling a tenth",
-            who,
-            "entries",
-        );
-        let _ = writeln!(out, "| {who} | {} |", cell(held, 0));
-    }
-    out
+    const GROUP: &str = "held after cancelling a tenth";
+    let rows: Vec<Vec<String>> = HOLDERS
+        .iter()
+        .map(|who| {
+            let held = run.row("cancel_cost", GROUP, who, "entries");
+            vec![(*who).to_owned(), cell(held, 0)]
+        })
+        .collect();
+    md_table(&[GROUP, "entries"], &rows)
 }
 
 /// The groups of `instructions`, in the chapter's order.
@@ -704,13 +672,13 @@ pub(crate) const INSTRUCTION_GROUPS: [&str; 4] = [
 
 /// Instructions per call, from callgrind, a group at a time.
 pub(crate) fn instructions(run: &Run) -> String {
-    let mut out = String::from("| call | version | instructions (callgrind) |\n|---|---|---|\n");
+    let mut rows = Vec::new();
     for group in INSTRUCTION_GROUPS {
         for ((bench, g, subject, stat), v) in &run.rows {
             if bench == "instructions" && g == group && stat == "instructions" {
-                let _ = writeln!(out, "| {group} | {subject} | {v:.0} |");
+                rows.push(vec![group.to_owned(), subject.clone(), format!("{v:.0}")]);
             }
         }
     }
-    out
+    md_table(&["call", "version", "instructions (callgrind)"], &rows)
 }

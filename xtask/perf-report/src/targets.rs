@@ -1,6 +1,7 @@
 //! Every target, with its verdict, grouped under the heading of what it
 //! measures, and the table of them (`targets.md`).
 
+use devkit::markdown::md_table;
 use std::fmt::Write as _;
 
 use crate::load::*;
@@ -472,19 +473,24 @@ pub(crate) fn table(run: &Run, groups: &[Group]) -> String {
         );
     }
     for group in groups {
+        let rows: Vec<Vec<&str>> = group
+            .lines
+            .iter()
+            .map(|l| {
+                let verdict = match l.verdict {
+                    Verdict::Met => "met",
+                    Verdict::Missed => "**missed**",
+                    Verdict::NotMeasured => "not measured",
+                };
+                vec![l.target.as_str(), l.measured.as_str(), verdict]
+            })
+            .collect();
         let _ = write!(
             out,
-            "\n### {}\n\n| target | measured | verdict |\n|---|---|---|\n",
-            group.title
+            "\n### {}\n\n{}",
+            group.title,
+            md_table(&["target", "measured", "verdict"], &rows)
         );
-        for l in &group.lines {
-            let verdict = match l.verdict {
-                Verdict::Met => "met",
-                Verdict::Missed => "**missed**",
-                Verdict::NotMeasured => "not measured",
-            };
-            let _ = writeln!(out, "| {} | {} | {verdict} |", l.target, l.measured);
-        }
     }
     out
 }

@@ -25,6 +25,7 @@ use super::grade::{self, Builds, Grade, Progress, RUNS, Verdict};
 use super::list::{SLOTS, Version};
 use super::{EXERCISES, Exercise};
 use crate::cmd::{Result, secs};
+use devkit::markdown::md_table;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -358,25 +359,20 @@ fn table(
             .find(|(st, x, _)| st == s && x.name == e.name)
             .map(|(_, _, c)| c)
     };
-    let mut md = String::from("| student |");
-    for e in &shown {
-        write!(md, " {} |", super::key(e)).expect("to a String");
-    }
-    md.push_str(" done |\n|---|");
-    for _ in &shown {
-        md.push_str("---|");
-    }
-    md.push_str("---|\n");
+    let mut header = vec!["student".to_owned()];
+    header.extend(shown.iter().map(|e| super::key(e)));
+    header.push("done".to_owned());
+    let mut rows = Vec::new();
     let mut csv = String::from("student,exercise,verdict,caught,passed,other bugs caught,why\n");
     for s in students {
-        write!(md, "| {s} |").expect("to a String");
+        let mut row = vec![s.clone()];
         let mut done = 0;
         for e in &shown {
             let c = cell(s, e).unwrap_or(&Cell::Absent);
             if matches!(c, Cell::Graded(g) if g.verdict == Verdict::Caught) {
                 done += 1;
             }
-            write!(md, " {} |", word(c)).expect("to a String");
+            row.push(word(c));
             let (caught, passed, also) = match c {
                 Cell::Graded(g) => (
                     format!("{}/{}", g.caught.0, g.caught.1),
@@ -398,8 +394,10 @@ fn table(
                 .expect("to a String");
             }
         }
-        writeln!(md, " {done} of {} |", shown.len()).expect("to a String");
+        row.push(format!("{done} of {}", shown.len()));
+        rows.push(row);
     }
+    let mut md = md_table(&header, &rows);
     md.push_str(
         "\n\"done, +k/n\": caught the named bug on every run and passed every correct \
          version; it also caught k of the n other buggy versions. \"not yet\": the first \
