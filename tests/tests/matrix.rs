@@ -7,7 +7,7 @@ mod battery;
 
 use battery::matrix::{self, Column, Wave};
 use battery::versions::versions;
-use battery::{futures, pools, scenarios, scheduled, stress, wheels};
+use battery::{durable, futures, pools, scenarios, scheduled, stress, wheels};
 
 #[test]
 fn progression_matrix() {
@@ -83,10 +83,21 @@ fn progression_matrix() {
         Column::timer(Windows, "A7 waker finds the lock", futures::wake_under_lock),
     ];
     let (rows, took) = matrix::run(&versions, &columns);
-    let table = matrix::table(&versions, &columns, &rows);
+    // Stage 9's part after the waves, so that it shares no core with a
+    // scenario whose verdict is a time (its own verdicts are not).
+    let started = std::time::Instant::now();
+    let durable_rows = durable::run();
+    let durable_took = started.elapsed();
+    let table = format!(
+        "{}\n{}",
+        matrix::table(&versions, &columns, &rows),
+        durable::table(&durable_rows)
+    );
     // The numbers behind each cell first, then the matrix itself, last on
     // the screen (with `--nocapture`), as aligned columns.
     println!("{}", matrix::details(&versions, &columns, &rows, &took));
+    println!("durable timer: {} ms", durable_took.as_millis());
+    println!("{}", durable::details(&durable_rows));
     println!("{}", kit::table::columns(&table));
     insta::assert_snapshot!("matrix", table);
 }

@@ -322,7 +322,8 @@ fn run_waves(
     (rows, took)
 }
 
-fn cell(outcome: &Outcome) -> String {
+/// What a cell of the matrix says about `outcome`.
+pub fn cell(outcome: &Outcome) -> String {
     match outcome.verdict {
         Verdict::Bug(id) => format!("**bug {id}**"),
         Verdict::Ok => "ok".to_owned(),
@@ -349,7 +350,8 @@ struct Part {
 /// The matrix's columns in five tables, so that each fits a page of the
 /// book (and of its PDF). The first four list every version; the fifth,
 /// whose questions only stage 8's timer for futures answers, lists its
-/// versions alone.
+/// versions alone. (Stage 9's durable timer has rows and columns of its
+/// own, a sixth table: see `super::durable`.)
 const PARTS: [Part; 5] = [
     Part {
         caption: "Waiting and stopping",

@@ -1,6 +1,8 @@
 //! The battery: adapters that give every timer one interface, the
-//! scenarios, stage 6's pool in its own terms, and the matrix they fill.
+//! scenarios, stage 6's pool in its own terms, stage 9's durable timer in
+//! its own, and the matrix they fill.
 
+pub mod durable;
 pub mod futures;
 pub mod gone;
 pub mod matrix;
