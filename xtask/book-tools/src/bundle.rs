@@ -159,15 +159,12 @@ fn check_offline(archive: &Path) -> Result<String> {
     let unpacked = scratch.join(NAME);
     // The toolchain still comes from rustup's own home, which a lab machine
     // has installed; only cargo's registry home is emptied.
-    Cmd::cargo(&["test", "--workspace", "--offline"])
-        .dir(&unpacked)
-        .env("CARGO_HOME", &home.to_string_lossy())
-        .env("CARGO_NET_OFFLINE", "true")
-        .env(
-            "CARGO_TARGET_DIR",
-            &unpacked.join("target").to_string_lossy(),
-        )
-        .run()?;
+    offline(
+        Cmd::cargo(&["test", "--workspace", "--offline"]),
+        &unpacked,
+        &home,
+    )
+    .run()?;
     let book = unpacked.join(BOOK_HTML).join("index.html");
     if !book.is_file() {
         return Err(format!("{}: the built book is missing", book.display()));
@@ -180,6 +177,19 @@ fn check_offline(archive: &Path) -> Result<String> {
     )
 }
 
+/// `cargo` run in the unpacked bundle as a lab machine runs it: cargo's
+/// home empty (`home`), no network, the bundle's own target directory.
+fn offline(cargo: Cmd, unpacked: &Path, home: &Path) -> Cmd {
+    cargo
+        .dir(unpacked)
+        .env("CARGO_HOME", &home.to_string_lossy())
+        .env("CARGO_NET_OFFLINE", "true")
+        .env(
+            "CARGO_TARGET_DIR",
+            &unpacked.join("target").to_string_lossy(),
+        )
+}
+
 /// How long the bundle's `serve` may take to answer its first request.
 const SERVE_WITHIN: Duration = Duration::from_secs(60);
 
@@ -188,15 +198,12 @@ const SERVE_WITHIN: Duration = Duration::from_secs(60);
 /// fetches the book's first page from it, and stops it.
 fn check_serve(unpacked: &Path, home: &Path) -> Result {
     banner("the bundle's cargo xtask serve, with no mdBook and no network");
-    Cmd::cargo(&["build", "--offline", "-p", "xtask"])
-        .dir(unpacked)
-        .env("CARGO_HOME", &home.to_string_lossy())
-        .env("CARGO_NET_OFFLINE", "true")
-        .env(
-            "CARGO_TARGET_DIR",
-            &unpacked.join("target").to_string_lossy(),
-        )
-        .run()?;
+    offline(
+        Cmd::cargo(&["build", "--offline", "-p", "xtask"]),
+        unpacked,
+        home,
+    )
+    .run()?;
     // A free port: bound, read and let go (no other program here takes it
     // in between).
     let port = TcpListener::bind(("127.0.0.1", 0))

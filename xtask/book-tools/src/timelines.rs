@@ -52,37 +52,17 @@ impl Generator {
         example: &'static str,
         args: &'static [&'static str],
     ) -> Generator {
-        Generator {
-            package,
-            target: example,
-            source: Source::Writes(args),
-        }
+        Self::new(package, example, Source::Writes(args))
     }
 
     /// An example whose standard output (a chart) is the file.
-    pub const fn chart(
-        package: &'static str,
-        example: &'static str,
-        file: &'static str,
-    ) -> Generator {
-        Generator {
-            package,
-            target: example,
-            source: Source::Chart(file),
-        }
+    pub const fn chart(package: &'static str, example: &'static str, file: &'static str) -> Self {
+        Self::new(package, example, Source::Chart(file))
     }
 
     /// An example whose output is captured into `file`, after the command.
-    pub const fn output(
-        package: &'static str,
-        example: &'static str,
-        file: &'static str,
-    ) -> Generator {
-        Generator {
-            package,
-            target: example,
-            source: Source::Output(file),
-        }
+    pub const fn output(package: &'static str, example: &'static str, file: &'static str) -> Self {
+        Self::new(package, example, Source::Output(file))
     }
 
     /// A failing loom model whose report is captured into `file`.
@@ -91,11 +71,7 @@ impl Generator {
         test: &'static str,
         file: &'static str,
     ) -> Generator {
-        Generator {
-            package,
-            target: test,
-            source: Source::LoomFailure(file),
-        }
+        Self::new(package, test, Source::LoomFailure(file))
     }
 
     /// The diff of `anchor` between two files of `package`, into `file`.
@@ -106,10 +82,14 @@ impl Generator {
         to: &'static str,
         file: &'static str,
     ) -> Generator {
+        Self::new(package, anchor, Source::AnchorDiff { from, to, file })
+    }
+
+    const fn new(package: &'static str, target: &'static str, source: Source) -> Self {
         Generator {
             package,
-            target: anchor,
-            source: Source::AnchorDiff { from, to, file },
+            target,
+            source,
         }
     }
 
