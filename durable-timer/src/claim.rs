@@ -50,6 +50,7 @@ pub(crate) const DUE: &str = "(state = 'waiting' AND due_at <= {now}
       AND (period_ms IS NULL OR misfire <> 'skip' OR due_at + period_ms > {now}))
   OR (state = 'running' AND lease_until <= {now})";
 
+// ANCHOR: set
 /// What a claim sets. `$1` is the node, `$2` the lease. A job taken over
 /// from an expired lease keeps its occurrence; a waiting one runs its
 /// latest due occurrence (the misfire rule, see `misfire.rs`).
@@ -58,6 +59,7 @@ pub(crate) const SET: &str = "state = 'running', owner = $1,
     occurrence = CASE WHEN state = 'running' THEN occurrence
                       WHEN period_ms IS NULL THEN due_at
                       ELSE due_at + period_ms * (({now} - due_at) / period_ms) END";
+// ANCHOR_END: set
 // ANCHOR_END: due
 
 // ANCHOR: claim_sqlite

@@ -16,10 +16,12 @@ use crate::store::{Store, StoreError};
 pub const WINDOW: &str = "durable-timer::every_missed_period: about to claim the oldest occurrence";
 
 // ANCHOR: claim
+// ANCHOR: set
 /// BUG: a waiting job runs the occurrence it waits for, however old.
 const SET_OLDEST: &str = "state = 'running', owner = $1,
     lease_until = {now} + $2, fence = fence + 1,
     occurrence = CASE WHEN state = 'running' THEN occurrence ELSE due_at END";
+// ANCHOR_END: set
 
 /// Claims the next due job, at its oldest missed occurrence.
 ///

@@ -31,34 +31,6 @@ const LOOK_MS: u64 = 100;
 /// Task 1's panic message (its `panic!` spells it out, for the reader).
 const ON_PURPOSE: &str = "task 1 panics, on purpose";
 
-/// Installs, once, a panic hook that reports task 1's panic in one line and
-/// passes every other panic to the default hook. With `RUST_BACKTRACE` set,
-/// the default hook resolves and prints a backtrace while the dying thread
-/// is still alive, a tenth of a second or more that every test here would
-/// wait for; the backtrace of a panic on purpose says nothing.
-fn one_line_for_task_1s_panic() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let payload = info.payload();
-            let message = payload
-                .downcast_ref::<&str>()
-                .copied()
-                .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
-            if message == Some(ON_PURPOSE) {
-                let thread = std::thread::current();
-                eprintln!(
-                    "thread '{}' panicked: {ON_PURPOSE}",
-                    thread.name().unwrap_or("<unnamed>")
-                );
-            } else {
-                default(info);
-            }
-        }));
-    });
-}
-
 trait Version: Sized {
     fn start(name: &str) -> Self;
     fn schedule_task(
@@ -108,7 +80,7 @@ struct Run<T> {
 }
 
 fn after_the_thread_died<T: Version>(prefix: &str) -> Run<T> {
-    one_line_for_task_1s_panic();
+    threads::report_in_one_line(ON_PURPOSE);
     let name = threads::unique_name(prefix);
     let rec = Recorder::new();
     let timer = T::start(&name);

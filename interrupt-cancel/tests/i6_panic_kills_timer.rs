@@ -40,34 +40,6 @@ const LOOK_MS: u64 = 100;
 /// Task 1's panic message (its `panic!` spells it out, for the reader).
 const ON_PURPOSE: &str = "task 1 panics, on purpose";
 
-/// Installs, once, a panic hook that reports task 1's panic in one line and
-/// passes every other panic to the default hook. With `RUST_BACKTRACE` set,
-/// the default hook resolves and prints a backtrace while the dying thread
-/// is still alive, a tenth of a second or more that every test here would
-/// wait for; the backtrace of a panic on purpose says nothing.
-fn one_line_for_task_1s_panic() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let payload = info.payload();
-            let message = payload
-                .downcast_ref::<&str>()
-                .copied()
-                .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
-            if message == Some(ON_PURPOSE) {
-                let thread = std::thread::current();
-                eprintln!(
-                    "thread '{}' panicked: {ON_PURPOSE}",
-                    thread.name().unwrap_or("<unnamed>")
-                );
-            } else {
-                default(info);
-            }
-        }));
-    });
-}
-
 trait Version: Sized {
     /// Whether the thread dies with the panic.
     const DIES: bool;
@@ -138,7 +110,7 @@ struct Run<T> {
 }
 
 fn after_a_panic<T: Version>(prefix: &str) -> Run<T> {
-    one_line_for_task_1s_panic();
+    threads::report_in_one_line(ON_PURPOSE);
     let name = threads::unique_name(prefix);
     let rec = Recorder::new();
     let probe = Arc::new(());
@@ -275,7 +247,7 @@ fn i6_panic_kills_timer_refused_when_dead() {
 
 #[test]
 fn i6_panic_kills_timer_fixed() {
-    one_line_for_task_1s_panic();
+    threads::report_in_one_line(ON_PURPOSE);
     let name = threads::unique_name("i6-timer");
     let rec = Recorder::new();
     let timer = <timer::Timer as Version>::start(&name, &rec);

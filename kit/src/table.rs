@@ -24,41 +24,54 @@ pub fn for_terminal(markdown: &str, shape: fn(&str) -> String) -> String {
 /// Each table of `markdown` as aligned plain columns (two spaces apart, a
 /// rule of dashes under the header); every `**` and `` ` `` taken out.
 pub fn columns(markdown: &str) -> String {
-    let mut out = String::new();
-    for block in blocks(markdown) {
-        match block {
-            Block::Text(line) => {
-                out.push_str(&plain(line));
-                out.push('\n');
-            }
-            Block::Table(rows) => {
-                let width = rows.iter().map(Vec::len).max().unwrap_or(0);
-                let widths: Vec<usize> = (0..width)
-                    .map(|c| {
-                        rows.iter()
-                            .filter_map(|r| r.get(c))
-                            .map(|cell| cell.chars().count())
-                            .max()
-                            .unwrap_or(0)
-                    })
-                    .collect();
-                for (i, row) in rows.iter().enumerate() {
-                    out.push_str(&aligned(row, &widths));
-                    if i == 0 {
-                        let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-                        out.push_str(&aligned(&rule, &widths));
-                    }
-                }
+    reshaped(markdown, |rows, out| {
+        let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+        let widths: Vec<usize> = (0..width)
+            .map(|c| {
+                rows.iter()
+                    .filter_map(|r| r.get(c))
+                    .map(|cell| cell.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for (i, row) in rows.iter().enumerate() {
+            out.push_str(&aligned(row, &widths));
+            if i == 0 {
+                let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+                out.push_str(&aligned(&rule, &widths));
             }
         }
-    }
-    out
+    })
 }
 
 /// Each row of each table of `markdown` as a block: its first cell, then
 /// `  header: cell` for each other column; marks taken out as in
 /// [`columns`].
 pub fn records(markdown: &str) -> String {
+    reshaped(markdown, |rows, out| {
+        let Some((header, body)) = rows.split_first() else {
+            return;
+        };
+        let pad = header
+            .iter()
+            .skip(1)
+            .map(|h| h.chars().count())
+            .max()
+            .unwrap_or(0);
+        for row in body {
+            out.push_str(row.first().map_or("", String::as_str));
+            out.push('\n');
+            for (h, cell) in header.iter().zip(row).skip(1) {
+                out.push_str(&format!("  {h:<pad$}  {cell}\n"));
+            }
+        }
+    })
+}
+
+/// `markdown` with each line outside a table in plain text and each table
+/// (its rows of plain cells) written by `table`.
+fn reshaped(markdown: &str, table: impl Fn(&[Vec<String>], &mut String)) -> String {
     let mut out = String::new();
     for block in blocks(markdown) {
         match block {
@@ -66,24 +79,7 @@ pub fn records(markdown: &str) -> String {
                 out.push_str(&plain(line));
                 out.push('\n');
             }
-            Block::Table(rows) => {
-                let Some((header, body)) = rows.split_first() else {
-                    continue;
-                };
-                let pad = header
-                    .iter()
-                    .skip(1)
-                    .map(|h| h.chars().count())
-                    .max()
-                    .unwrap_or(0);
-                for row in body {
-                    out.push_str(row.first().map_or("", String::as_str));
-                    out.push('\n');
-                    for (h, cell) in header.iter().zip(row).skip(1) {
-                        out.push_str(&format!("  {h:<pad$}  {cell}\n"));
-                    }
-                }
-            }
+            Block::Table(rows) => table(&rows, &mut out),
         }
     }
     out

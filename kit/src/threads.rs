@@ -1,10 +1,12 @@
-//! Thread names: unique ones for each test, and "is that thread gone?".
+//! Thread names: unique ones for each test, and "is that thread gone?";
+//! and a panic on purpose reported in one line.
 //!
 //! Every timer in the workspace names its thread, as `java.util.Timer(name)`
 //! does. Tests run in parallel inside one process, so each test gives its
 //! timer a name of its own ([`unique_name`]); pause points, CPU clocks and the
 //! "gone after drop" check then find exactly that thread.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -30,17 +32,35 @@ pub fn unique_name(prefix: &str) -> String {
 /// # Errors
 /// If `/proc/self/task` cannot be read.
 pub fn tids_named(name: &str) -> std::io::Result<Vec<i32>> {
-    let mut tids = Vec::new();
+    let wanted = &name.as_bytes()[..name.len().min(MAX_NAME)];
+    Ok(named()?
+        .into_iter()
+        .filter(|(_, comm)| comm == wanted)
+        .map(|(tid, _)| tid)
+        .collect())
+}
+
+/// Every thread of this process, at one look through `/proc/self/task`:
+/// its Linux id and its name as far as Linux keeps it ([`MAX_NAME`]
+/// bytes). A thread that ended while the directory was read is left out.
+///
+/// # Errors
+/// If `/proc/self/task` cannot be read.
+pub fn named() -> std::io::Result<Vec<(i32, Vec<u8>)>> {
+    let mut threads = Vec::new();
     for entry in std::fs::read_dir("/proc/self/task")? {
         let entry = entry?;
-        let tid = entry.file_name().to_str().and_then(|s| s.parse().ok());
-        if let Some(tid) = tid
-            && is_named(tid, name)
-        {
-            tids.push(tid);
+        let Some(tid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
+            continue;
+        };
+        if let Ok(mut comm) = std::fs::read(format!("/proc/self/task/{tid}/comm")) {
+            if comm.last() == Some(&b'\n') {
+                comm.pop();
+            }
+            threads.push((tid, comm));
         }
     }
-    Ok(tids)
+    Ok(threads)
 }
 
 /// Whether this process's thread `tid` is there and named `name` (as far
@@ -134,6 +154,52 @@ pub fn assert_gone(name: &str) {
         gone_within(name, crate::ms(1000)),
         "thread {name:?} is still alive: the timer did not stop its thread"
     );
+}
+
+/// Reports a panic whose message is `message` in one line, `thread '<name>'
+/// panicked: <message>`, and passes every other panic to the hook that was
+/// there before. For a test whose task panics on purpose: with
+/// `RUST_BACKTRACE` set, the default hook resolves and prints a backtrace
+/// while the dying thread is still alive, a tenth of a second or more that
+/// the test would wait for, and the backtrace of a panic on purpose says
+/// nothing.
+///
+/// The hook is installed once per process; each call adds its message.
+pub fn report_in_one_line(message: &'static str) {
+    static MESSAGES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    let ours = |m: &str| {
+        MESSAGES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(&m)
+    };
+    if !ours(message) {
+        MESSAGES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(message);
+    }
+    ONCE.call_once(|| {
+        let before = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let payload = info.payload();
+            let text = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+            match text {
+                Some(text) if ours(text) => {
+                    let thread = std::thread::current();
+                    eprintln!(
+                        "thread '{}' panicked: {text}",
+                        thread.name().unwrap_or("<unnamed>")
+                    );
+                }
+                _ => before(info),
+            }
+        }));
+    });
 }
 
 #[cfg(test)]

@@ -59,18 +59,8 @@ pub fn tids_named(name: &str) -> std::io::Result<Vec<i32>> {
     }
     let began = Instant::now();
     let mut by_name: HashMap<Vec<u8>, Vec<i32>> = HashMap::new();
-    for entry in std::fs::read_dir("/proc/self/task")? {
-        let entry = entry?;
-        let Some(tid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
-            continue;
-        };
-        // A thread that ended since the directory was read has no name.
-        if let Ok(mut comm) = std::fs::read(format!("/proc/self/task/{tid}/comm")) {
-            if comm.last() == Some(&b'\n') {
-                comm.pop();
-            }
-            by_name.entry(comm).or_default().push(tid);
-        }
+    for (tid, comm) in kit::threads::named()? {
+        by_name.entry(comm).or_default().push(tid);
     }
     let look = Arc::new(Look { began, by_name });
     *LATEST.lock() = Some(Arc::clone(&look));
