@@ -1,13 +1,16 @@
 //! How fast is it, and why: the benchmarks that measure the finished
-//! versions (stage 5's `Timer`, stage 6's pools, stage 7's wheels) beside
-//! their peers and the machine's floors, in the same run.
+//! versions (stage 5's `Timer`, stage 6's pools, stage 7's wheels, stage
+//! 8's timer, stage 9's claim) beside their peers and the machine's
+//! floors, in the same run.
 //!
 //! Each bench in `benches/` is named for what it measures: one call
 //! (`timer_schedule`, `scheduled_pool`, `cancel_cost`, `wheel_schedule`),
 //! a pool's throughput (`pool_throughput`), the floors (`physics`), how
 //! late tasks run (`fire_latency`, `mass_expiry`, `periodic_drift`),
-//! wake-ups (`preempt_wakeup`, `herd`, `idle_cost`, `syscalls`) and
-//! instruction counts (`instructions`). Each writes what it measured to
+//! wake-ups (`preempt_wakeup`, `herd`, `idle_cost`, `syscalls`),
+//! instruction counts (`instructions`), and stage 9's nodes claiming jobs
+//! from a database (`durable`, whose PostgreSQL half needs the feature
+//! `postgres`). Each writes what it measured to
 //! `target/bench-results/<bench>.json` for `cargo xtask bench-report`;
 //! `physics` uses criterion.
 //!
@@ -25,6 +28,7 @@
 //!
 //! ```text
 //! cargo bench -p perf                       # everything, several minutes
+//! cargo bench -p perf --features postgres   # and `durable` on PostgreSQL
 //! PERF_QUICK=1 cargo bench -p perf          # a smoke run, small (CI)
 //! cargo xtask bench-report                  # the targets and their verdicts
 //! ```
