@@ -8,7 +8,7 @@
 //!   test target of the `exercises` crate (`exercises/tests/<name>.rs`),
 //!   behind the `check` feature;
 //! - **catch it**: a skeleton *test* the student completes, graded against a
-//!   buggy and a fixed version behind one API ([`catch`], [`grade`]);
+//!   buggy and a fixed version behind one API (`catch.rs`, `grade.rs`);
 //! - **find it**: the same, for a bug the exercise does not name, graded
 //!   the same way;
 //! - **model it**: a loom model, in the `exercise-models` crate

@@ -39,7 +39,7 @@ const LINKCHECK_OPTIONAL: (&str, &str) = ("MDBOOK_OUTPUT__LINKCHECK2__OPTIONAL",
 /// told not to.
 ///
 /// Serving needs mdBook alone, so only mdBook is installed: the link
-/// checker is marked optional for this run ([`LINKCHECK_OPTIONAL`]), and
+/// checker is marked optional for this run (`LINKCHECK_OPTIONAL`), and
 /// mdBook skips it with a warning when it is not installed (and runs it
 /// when it is). `cargo xtask book` installs it and fails on a broken link.
 ///

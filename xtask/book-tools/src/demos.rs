@@ -6,12 +6,12 @@
 //! A demo is a fenced `sh` block followed by a comment that says what it
 //! must do, invisible on the page:
 //!
-//! ```text
+//! ````text
 //! ```sh
 //! cargo test -p naive --test n1_busy_wait -- --ignored
 //! ```
 //! <!-- demo: fails, shows "N1 busy_wait:" -->
-//! ```
+//! ````
 //!
 //! The outcome is `passes`, `fails`, `hangs` (still running after
 //! [`HANG`], then stopped as Ctrl-C would), or `not run: <why>`; each

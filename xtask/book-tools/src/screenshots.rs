@@ -8,10 +8,10 @@
 //! Then the print page (`print.html`, what `cargo xtask bundle` prints to
 //! the PDF) is measured the same way, as it prints: in a window as wide as
 //! the printed page's column, with the print style sheet applied in place
-//! of the screen's ([`MEASURE`] swaps the two in every media query), and
+//! of the screen's (`MEASURE` swaps the two in every media query), and
 //! `<details>` left closed, as the PDF has them. The column's width is
 //! measured too, not assumed: a probe page is printed to PDF with the
-//! bundle's flags and its media queries read back ([`print_width`]). In
+//! bundle's flags and its media queries read back (`print_width`). In
 //! print a code block wraps instead of scrolling (mdBook's print style
 //! sheet sets `pre-wrap`), so there a block counts as too wide when its
 //! longest line would not fit unwrapped: it prints cut into pieces.

@@ -38,10 +38,10 @@ use targets::{table, targets};
 const OUT: &str = "book/src/generated/perf";
 
 /// Every bench once, small: the workload benches in quick mode
-/// (`PERF_QUICK=1`), criterion's with `--quick` and short warm-up and
-/// measurement times; then the report (not written: a quick run's numbers
-/// are not the book's). CI's check that every bench runs and the report
-/// reads them all.
+/// (`PERF_QUICK=1`), `durable` on PostgreSQL too, criterion's with
+/// `--quick` and short warm-up and measurement times; then the report
+/// (not written: a quick run's numbers are not the book's). CI's check
+/// that every bench runs and the report reads them all.
 pub fn quick() -> Result<String> {
     Cmd::cargo(&[
         "bench",
@@ -50,6 +50,10 @@ pub fn quick() -> Result<String> {
         // (feature unification), and the benches refuse to time that.
         "--package",
         "perf",
+        // `durable`'s PostgreSQL half, on a throwaway server it starts
+        // (`kit::pg`) from the machine's installation.
+        "--features",
+        "postgres",
         // Bench targets only: libtest's harness in the library's own
         // target knows none of criterion's flags.
         "--bench",
@@ -103,7 +107,7 @@ fn refuses_pause_points() -> Result {
 }
 
 /// Prints the targets; with `write`, also writes them, the other tables
-/// and the plots to [`OUT`].
+/// and the plots to `OUT` (`book/src/generated/perf`).
 pub fn run(write: bool, only: Option<&str>) -> Result {
     let run = Run::load()?;
     let groups = targets(&run);
