@@ -166,9 +166,10 @@ fn clippy() -> Result<String> {
         "--all-targets",
         // The exercises' checks are behind a feature (they fail until
         // solved): lint them too, and the catch-its' tests with them; and
-        // stage 9's PostgreSQL store and its tests (compiled, not run).
+        // stage 9's PostgreSQL store and its tests (compiled, not run),
+        // and the durable bench's PostgreSQL half.
         "--features",
-        "exercises/check,exercises-catch/check,durable-timer/postgres",
+        "exercises/check,exercises-catch/check,durable-timer/postgres,perf/postgres",
         "--",
         "-D",
         "warnings",

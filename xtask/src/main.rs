@@ -181,9 +181,11 @@ fn dispatch(args: &[String]) -> cmd::Result {
         }
         "bench" => {
             if !flags.contains("--quick") {
-                return Err("for the full run: cargo bench -p perf (then cargo xtask \
-                            bench-report); for the quick one: cargo xtask bench --quick"
-                    .to_string());
+                return Err(
+                    "for the full run: cargo bench -p perf --features postgres (then cargo \
+                     xtask bench-report); for the quick one: cargo xtask bench --quick"
+                        .to_string(),
+                );
             }
             done(flags)?;
             bench_report::quick().map(|note| println!("{note}"))

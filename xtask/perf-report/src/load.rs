@@ -119,6 +119,20 @@ pub(crate) const THROUGHPUT_OURS: &str = "ours (stage 6)";
 pub(crate) const THROUGHPUT_CHANNEL: &str = "crossbeam-channel pool";
 pub(crate) const THROUGHPUT_CRATE: &str = "threadpool";
 
+/// Stage 9's claims (`durable`): the stores, as its groups begin.
+pub(crate) const DURABLE_STORES: [&str; 2] = ["SQLite", "PostgreSQL"];
+/// The shapes of its tables, as its groups end (`"SQLite, 10^3 jobs, all
+/// due"`).
+pub(crate) const DURABLE_SHAPES: [&str; 3] = [
+    "10^2 jobs, all due",
+    "10^3 jobs, all due",
+    "10^4 jobs, 10^2 due",
+];
+/// Its counts of nodes, as it names them.
+pub(crate) const DURABLE_NODES: [&str; 3] = ["1 node", "2 nodes", "4 nodes"];
+/// Its floor: one conditional UPDATE by id, on one connection.
+pub(crate) const DURABLE_FLOOR: &str = "floor: UPDATE … RETURNING by id, 1 connection";
+
 /// The inputs of the schedule benches, as their groups name them.
 pub(crate) const SCHEDULE_INPUTS: [&str; 2] = ["best case", "random"];
 /// The inputs of the wheel bench, as its groups name them.
@@ -162,6 +176,18 @@ impl Spread {
         format!(
             "{:.digits$} ({:.digits$}–{:.digits$})",
             self.median, self.min, self.max
+        )
+    }
+
+    /// "3952 (2870–4410)": a time per operation in ns as operations per
+    /// second, the median's, then the slowest and the fastest round's.
+    pub(crate) fn per_second(&self) -> String {
+        let rate = |ns: f64| 1e9 / ns;
+        format!(
+            "{:.0} ({:.0}–{:.0})",
+            rate(self.median),
+            rate(self.max),
+            rate(self.min)
         )
     }
 

@@ -37,7 +37,53 @@ pub(crate) fn tables(run: &Run) -> Vec<(&'static str, String)> {
         ("throughput.md", throughput_table(run)),
         ("instructions.md", instructions(run)),
         ("async-timers.md", async_table(run)),
+        ("durable-sqlite.md", durable_table(run, DURABLE_STORES[0])),
+        ("durable-postgres.md", durable_table(run, DURABLE_STORES[1])),
     ]
+}
+
+/// Stage 9's claims on one store (`durable`), a column per shape of the
+/// table: the claims per second of the floor and of 1, 2 and 4 nodes
+/// (median and range), then, round by round, each count's over the
+/// floor's and over one node's.
+pub(crate) fn durable_table(run: &Run, store: &str) -> String {
+    const BENCH: &str = "durable";
+    let at = |subject: &str, show: fn(&Spread) -> String| -> Vec<String> {
+        DURABLE_SHAPES
+            .iter()
+            .map(|shape| {
+                Spread::of(run, BENCH, &format!("{store}, {shape}"), subject)
+                    .map_or_else(|| "-".to_owned(), |s| show(&s))
+            })
+            .collect()
+    };
+    let over =
+        |who: &str, reference: &str| at(&format!("throughput, {who} / {reference}"), Spread::times);
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let mut push = |label: String, cells: Vec<String>| rows.push([vec![label], cells].concat());
+    push(
+        "the floor: one `UPDATE` by id".into(),
+        at(DURABLE_FLOOR, Spread::per_second),
+    );
+    for who in DURABLE_NODES {
+        push(who.into(), at(who, Spread::per_second));
+    }
+    for who in DURABLE_NODES {
+        push(format!("{who} over the floor"), over(who, DURABLE_FLOOR));
+    }
+    for who in &DURABLE_NODES[1..] {
+        push(format!("{who} over 1 node"), over(who, DURABLE_NODES[0]));
+    }
+    let header = format!("{store}, claims per second");
+    md_table(
+        &[
+            header.as_str(),
+            DURABLE_SHAPES[0],
+            DURABLE_SHAPES[1],
+            DURABLE_SHAPES[2],
+        ],
+        &rows,
+    )
 }
 
 /// Stage 8's timer, tokio's and futures-timer's, measure by measure

@@ -149,6 +149,32 @@ fn full() -> Run {
         let name = format!("{} / {}", stage8[0], stage8[1]);
         fair.extend(spread_rows("async_timers", g, &name, [1.3, 1.2, 1.4]));
     }
+    for store in DURABLE_STORES {
+        for shape in DURABLE_SHAPES {
+            let g = format!("{store}, {shape}");
+            fair.extend(spread_rows(
+                "durable",
+                &g,
+                DURABLE_FLOOR,
+                [100_000.0, 80_000.0, 125_000.0],
+            ));
+            for who in DURABLE_NODES {
+                let ns = [400_000.0, 250_000.0, 500_000.0];
+                fair.extend(spread_rows("durable", &g, who, ns));
+                let over = |reference: &str| format!("throughput, {who} / {reference}");
+                fair.extend(spread_rows(
+                    "durable",
+                    &g,
+                    &over(DURABLE_FLOOR),
+                    [0.25, 0.2, 0.4],
+                ));
+                if who != DURABLE_NODES[0] {
+                    let r = [1.6, 1.2, 2.0];
+                    fair.extend(spread_rows("durable", &g, &over(DURABLE_NODES[0]), r));
+                }
+            }
+        }
+    }
     let mut r: Vec<([&str; 4], f64)> = Vec::new();
     for who in stage8 {
         let bytes = "bytes per pending sleep, 10^5 pending";
@@ -310,6 +336,35 @@ fn a_spread_prints_its_median_then_its_range() {
     };
     assert_eq!(s.ns(), "7.8 ns (6.4–10.2)");
     assert_eq!(ratio(61.0, 100.0), "0.61×");
+}
+
+#[test]
+fn the_durable_tables_give_claims_per_second_then_ratios() {
+    let run = full();
+    let text = durable_table(&run, "PostgreSQL");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "| PostgreSQL, claims per second | 10^2 jobs, all due | 10^3 jobs, all due | \
+         10^4 jobs, 10^2 due |"
+    );
+    // A time per claim read as claims per second: the median's, then the
+    // slowest round's and the fastest's.
+    assert_eq!(
+        lines[2],
+        "| the floor: one `UPDATE` by id | 10000 (8000–12500) | 10000 (8000–12500) | \
+         10000 (8000–12500) |"
+    );
+    assert!(
+        lines[3].starts_with("| 1 node | 2500 (2000–4000) |"),
+        "{text}"
+    );
+    assert!(lines[8].starts_with("| 4 nodes over the floor | 0.25× (0.20–0.40) |"));
+    assert!(lines[10].starts_with("| 4 nodes over 1 node | 1.60× (1.20–2.00) |"));
+    assert_eq!(lines.len(), 11);
+    // SQLite's table reads SQLite's groups only.
+    let sqlite = durable_table(&run_of(&[], &[]), "SQLite");
+    assert!(figureless(&sqlite), "{sqlite}");
 }
 
 #[test]
