@@ -330,7 +330,7 @@ pub const GENERATORS: &[Generator] = &[
     // world's clock, and the rows of `deliveries` and `effects`.
     Generator::writes(
         "durable-timer",
-        "races",
+        "durable_races",
         &[
             "--d1",
             "{out}/d1-check-then-claim.txt",

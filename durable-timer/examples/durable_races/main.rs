@@ -9,9 +9,9 @@
 //! program and never by sleeping, so the output is the same on every run.
 //!
 //! ```text
-//! cargo run -p durable-timer --example races            # all nine
-//! cargo run -p durable-timer --example races -- d3      # one
-//! cargo run -p durable-timer --example races -- --d3 FILE [--d1 FILE ...]
+//! cargo run -p durable-timer --example durable_races            # all nine
+//! cargo run -p durable-timer --example durable_races -- d3      # one
+//! cargo run -p durable-timer --example durable_races -- --d3 FILE [--d1 FILE ...]
 //! ```
 //!
 //! The last form writes each one's log to its file, after a first line
@@ -222,7 +222,7 @@ fn scenario(which: &str) -> Option<Vec<Run>> {
 
 /// The command that prints `which`, then each run's log and verdict.
 fn report(which: &str, runs: &[Run]) -> String {
-    let mut out = format!("$ cargo run -p durable-timer --example races -- {which}\n");
+    let mut out = format!("$ cargo run -p durable-timer --example durable_races -- {which}\n");
     for (i, run) in runs.iter().enumerate() {
         if i > 0 {
             out.push('\n');
