@@ -13,9 +13,9 @@
 //!   already past, while the driver sleeps until another timer.
 //!
 //! ```text
-//! cargo run -p async-timer --example races            # all four
-//! cargo run -p async-timer --example races -- a5      # one
-//! cargo run -p async-timer --example races -- --a5 FILE [--a1 FILE ...]
+//! cargo run -p async-timer --example async_races            # all four
+//! cargo run -p async-timer --example async_races -- a5      # one
+//! cargo run -p async-timer --example async_races -- --a5 FILE [--a1 FILE ...]
 //! ```
 //!
 //! The last form writes each one's log to its file, after a first line
@@ -292,7 +292,7 @@ fn scenario(which: &str) -> Option<[Run; 2]> {
 
 /// The command that prints `which`, then both runs' logs and verdicts.
 fn report(which: &str, runs: &[Run; 2]) -> String {
-    let mut out = format!("$ cargo run -p async-timer --example races -- {which}\n");
+    let mut out = format!("$ cargo run -p async-timer --example async_races -- {which}\n");
     for (i, run) in runs.iter().enumerate() {
         if i > 0 {
             out.push('\n');

@@ -9,7 +9,7 @@
 //!   task in a later slot waits with it.
 //!
 //! ```text
-//! cargo run -p wheel --example races
+//! cargo run -p wheel --example wheel_races
 //! ```
 
 use std::sync::Arc;

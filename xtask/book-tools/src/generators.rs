@@ -246,7 +246,7 @@ pub const GENERATORS: &[Generator] = &[
     ),
     // Stage 7: W2 and W9 forced on the lock-free wheel, each beside the
     // single-owner hashed wheel held at the same moment.
-    Generator::output("wheel", "races", "w-races.txt"),
+    Generator::output("wheel", "wheel_races", "w-races.txt"),
     // Stage 7: loom's report on the ring publishing with Relaxed (W5).
     Generator::loom_failure(
         "wheel",
@@ -257,7 +257,7 @@ pub const GENERATORS: &[Generator] = &[
     // beside the fixed timer held at the same moment: their event logs.
     Generator::writes(
         "async-timer",
-        "races",
+        "async_races",
         &[
             "--a1",
             "{out}/a1-lost-waker.txt",

@@ -370,8 +370,8 @@ mod tests {
             Some("KIT_TIME_SCALE=10 cargo build -p naive --example two_tasks")
         );
         assert_eq!(
-            build_form("cargo run -p async-timer --example races -- a1").as_deref(),
-            Some("cargo build -p async-timer --example races")
+            build_form("cargo run -p async-timer --example async_races -- a1").as_deref(),
+            Some("cargo build -p async-timer --example async_races")
         );
         assert_eq!(
             build_form("cargo xtask loom condvar-timer loom_racy").as_deref(),
