@@ -46,7 +46,7 @@ impl Claim {
 /// Which jobs a claim may take: waiting and due (a `skip` job more than a
 /// period late is left to `misfire::skip_missed`), or running on a lease
 /// that ran out.
-pub(crate) const DUE: &str = "(state = 'waiting' AND due_at <= {now}
+pub const DUE: &str = "(state = 'waiting' AND due_at <= {now}
       AND (period_ms IS NULL OR misfire <> 'skip' OR due_at + period_ms > {now}))
   OR (state = 'running' AND lease_until <= {now})";
 
@@ -54,7 +54,7 @@ pub(crate) const DUE: &str = "(state = 'waiting' AND due_at <= {now}
 /// What a claim sets. `$1` is the node, `$2` the lease. A job taken over
 /// from an expired lease keeps its occurrence; a waiting one runs its
 /// latest due occurrence (the misfire rule, see `misfire.rs`).
-pub(crate) const SET: &str = "state = 'running', owner = $1,
+pub const SET: &str = "state = 'running', owner = $1,
     lease_until = {now} + $2, fence = fence + 1,
     occurrence = CASE WHEN state = 'running' THEN occurrence
                       WHEN period_ms IS NULL THEN due_at
