@@ -682,4 +682,38 @@ pub const EXERCISES: &[Exercise] = &[
         mistakes: &[KIT_PAUSE],
         ..FIX
     },
+    Exercise {
+        kind: Kind::Catch,
+        name: "d1_catch_double_fire",
+        id: "D1",
+        shows: "D1",
+        title: "a test that catches two nodes firing one job",
+        chapter: "ch10-durable-timer.md",
+        solution: "exercises::catch::d1",
+        solution_file: "exercises/references/d1_catch_double_fire.rs",
+        // The fixed node and the three buggy ones are the stage's; the two
+        // other correct claims are the exercise's own, in the chapter's
+        // node round (round.rs).
+        versions: &[
+            Version::wheat("fixed", "durable-timer/src/claim.rs"),
+            Version::wheat("transaction", "exercises/src/catch/d1/transaction.rs"),
+            Version::wheat(
+                "compare_and_set",
+                "exercises/src/catch/d1/compare_and_set.rs",
+            ),
+            Version::chaff(
+                "check_then_claim",
+                "D1",
+                "durable-timer/src/check_then_claim.rs",
+            ),
+            Version::chaff(
+                "state_guard_claim",
+                "D2",
+                "durable-timer/src/state_guard_claim.rs",
+            ),
+            Version::chaff("unfenced_write", "D3", "durable-timer/src/unfenced_write.rs"),
+        ],
+        mistakes: &[KIT_PAUSE],
+        ..FIX
+    },
 ];

@@ -90,6 +90,7 @@ pub(crate) use select;
 
 pub mod a1;
 pub mod c1;
+pub mod d1;
 pub mod i6;
 pub mod n1;
 mod one_thread;
@@ -211,6 +212,7 @@ impl From<poison_pill::error::ScheduleError> for ScheduleError {
 fn keep_every_version() {
     a1::keep_every_version();
     c1::keep_every_version();
+    d1::keep_every_version();
     i6::keep_every_version();
     n1::keep_every_version();
     p3::keep_every_version();
