@@ -683,6 +683,17 @@ pub const EXERCISES: &[Exercise] = &[
         ..FIX
     },
     Exercise {
+        name: "d3_fencing_token",
+        id: "D3",
+        shows: "D3",
+        title: "a completion a stalled node cannot write",
+        chapter: "ch10-durable-timer.md",
+        solution: "crate::solutions::d3_fencing_token",
+        solution_file: "durable-timer/src/complete.rs",
+        solution_points: &[("WINDOW", "durable-timer::node: delivered, not yet completed")],
+        ..FIX
+    },
+    Exercise {
         kind: Kind::Catch,
         name: "d1_catch_double_fire",
         id: "D1",

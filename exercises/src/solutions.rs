@@ -205,3 +205,21 @@ pub mod w7_single_owner_wheel {
         }
     }
 }
+
+/// Exercise D3's solution: the stage's fenced completion,
+/// [`complete`](durable_timer::complete::complete), after the pause point
+/// the stage's node passes just before it,
+/// [`RUNNING`](durable_timer::RUNNING): the check holds a node there, as
+/// the stage's own D3 test does.
+pub mod d3_fencing_token {
+    use durable_timer::{Claim, Store, StoreError};
+
+    /// Completes `claim` for `node`, as the stage's node does: fenced.
+    ///
+    /// # Errors
+    /// As [`durable_timer::complete::complete`].
+    pub fn complete(store: &mut dyn Store, claim: &Claim, node: &str) -> Result<bool, StoreError> {
+        kit::pause_point(durable_timer::RUNNING);
+        durable_timer::complete::complete(store, claim, node)
+    }
+}
