@@ -34,7 +34,8 @@ pub const RUNNING: &str = "durable-timer::node: delivered, not yet completed";
 /// How long a claim holds a job unless [`Node::lease`] says: 30 s.
 pub const LEASE: Millis = 30_000;
 
-/// Where a node told to crash stops dead.
+/// A point in a round: where a node told to crash stops dead, and where
+/// its [`Hook`] is called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Point {
     /// After its claim, before the delivery.
@@ -64,6 +65,12 @@ pub enum Step {
 /// A job's action: what "firing" does outside the database.
 pub type Action = Arc<dyn Fn(&Claim) + Send + Sync>;
 
+/// What a node calls at each [`Point`] of a round, with its claim, before
+/// it crashes there if told to: where a node in a child process waits for
+/// word from another process (a pause point holds a thread of this process
+/// only), and where a stress run stalls it.
+pub type Hook = Arc<dyn Fn(Point, &Claim) + Send + Sync>;
+
 /// A scheduler node. See the module docs.
 pub struct Node {
     name: String,
@@ -75,6 +82,7 @@ pub struct Node {
     crash_at: Option<Point>,
     renews: bool,
     action: Option<Action>,
+    hook: Option<Hook>,
     cursor: Millis,
 }
 
@@ -105,6 +113,7 @@ impl Node {
             crash_at: None,
             renews: false,
             action: None,
+            hook: None,
             cursor: Millis::MIN,
         }
     }
@@ -137,6 +146,12 @@ impl Node {
     /// This node running `action` for each job it fires.
     pub fn action(mut self, action: Action) -> Node {
         self.action = Some(action);
+        self
+    }
+
+    /// This node calling `hook` at each [`Point`] of its rounds.
+    pub fn hook(mut self, hook: Hook) -> Node {
+        self.hook = Some(hook);
         self
     }
 
@@ -174,6 +189,7 @@ impl Node {
             return Ok(Step::Idle);
         };
         pause_point(CLAIMED);
+        self.reached(Point::Claimed, &claim);
         if self.crash_at == Some(Point::Claimed) {
             return Ok(self.crash());
         }
@@ -183,6 +199,7 @@ impl Node {
             action(&claim);
         }
         pause_point(RUNNING);
+        self.reached(Point::Delivered, &claim);
         if self.crash_at == Some(Point::Delivered) {
             return Ok(self.crash());
         }
@@ -230,6 +247,13 @@ impl Node {
             clock: &self.clock,
             cursor: &mut self.cursor,
         })
+    }
+
+    /// Calls the node's hook, if it has one, at `point`.
+    fn reached(&self, point: Point, claim: &Claim) {
+        if let Some(hook) = &self.hook {
+            hook(point, claim);
+        }
     }
 
     /// Stops dead: the connection goes, and with it anything uncommitted.

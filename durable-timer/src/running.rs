@@ -63,6 +63,12 @@ impl Running {
         &self.name
     }
 
+    /// Whether the node's thread has ended: it crashed (a test's fault).
+    /// [`Running::stop`] joins it.
+    pub fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+
     /// Stops the node after its round and joins its thread.
     ///
     /// # Panics
