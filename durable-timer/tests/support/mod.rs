@@ -9,6 +9,7 @@
 //! every node's manual clock move together. Nothing sleeps to pass time.
 #![allow(dead_code)]
 
+pub mod child;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 
@@ -90,6 +91,16 @@ impl World {
     /// A new connection to the world's store.
     pub fn connect(&self) -> Box<dyn Store> {
         connect(&self.place)
+    }
+
+    /// The store's address, as a node in another process is given it: the
+    /// SQLite file's path, or the PostgreSQL URL.
+    pub fn address(&self) -> String {
+        match &self.place {
+            Place::Sqlite { path, .. } => path.display().to_string(),
+            #[cfg(feature = "postgres")]
+            Place::Postgres(db) => db.url().to_owned(),
+        }
     }
 
     /// The SQLite file, if the world is on SQLite.
