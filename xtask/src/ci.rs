@@ -4,7 +4,8 @@
 use crate::cargo;
 use crate::cmd::{Cmd, Result, banner, secs};
 use crate::{
-    audit, bench_report, book, catalogue, exercise, ftf, jdk, loom, model_check, postgres, stress,
+    audit, bench_report, book, catalogue, durable, exercise, ftf, jdk, loom, model_check, postgres,
+    stress,
 };
 use std::time::{Duration, Instant};
 
@@ -46,6 +47,10 @@ const STEPS: &[Step] = &[
     Step {
         name: "durable timers on PostgreSQL",
         run: postgres,
+    },
+    Step {
+        name: "durable timers: processes and stress",
+        run: durable,
     },
     Step {
         name: "failing-then-fixed",
@@ -231,6 +236,12 @@ fn test() -> Result<String> {
 /// start; the PostgreSQL red checks too (`cargo xtask postgres`).
 fn postgres() -> Result<String> {
     postgres::run()
+}
+
+/// Stage 9's nodes in processes, and its stress run at full size, on both
+/// stores.
+fn durable() -> Result<String> {
+    durable::run()
 }
 
 fn failing_then_fixed() -> Result<String> {

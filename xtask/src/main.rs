@@ -18,6 +18,8 @@
 //! - `ftf`: the failing-then-fixed check alone;
 //! - `postgres`: stage 9 on PostgreSQL, on throwaway servers (its tests,
 //!   and its red checks);
+//! - `durable`: stage 9's nodes in processes, and its stress run at full
+//!   size, on SQLite and PostgreSQL;
 //! - `audit [N] [--only STAGE]`: every reproduction and red check N times
 //!   under load (the determinism audit); `audit --whole [N]`: every stage's whole default
 //!   test run N times under load;
@@ -45,6 +47,7 @@ use course_runner::{exercise, model_check};
 use devkit::{cargo, cmd};
 use perf_report as bench_report;
 mod ci;
+mod durable;
 mod ftf;
 mod jdk;
 mod loom;
@@ -74,6 +77,8 @@ cargo xtask <command>
   ftf         the failing-then-fixed check: every ignored test must fail, naming its bug
   postgres    stage 9 on PostgreSQL: its tests and red checks with the postgres features
               on, each test binary on a throwaway server (needs `apt-get install postgresql`)
+  durable     stage 9's nodes in processes and its stress run at full size, on both stores
+              (DURABLE_STRESS_REPLAY=R replays a run's plan)
   audit [N] [--only STAGE] [--load B]
               run every reproduction and red check N times (default 20) with every core
               loaded (B busy threads: --load 4 on 2 cores is twice the load), and name
@@ -155,6 +160,7 @@ fn dispatch(args: &[String]) -> cmd::Result {
         "prose" => done(flags).and_then(|()| prose::run().map(|note| println!("{note}"))),
         "ftf" => done(flags).and_then(|()| ftf::run().map(|_| ())),
         "postgres" => done(flags).and_then(|()| postgres::run().map(|note| println!("{note}"))),
+        "durable" => done(flags).and_then(|()| durable::run().map(|note| println!("{note}"))),
         "audit" => {
             let whole = flags.contains("--whole");
             let only: Option<String> = flags.opt_value_from_str("--only").map_err(bad)?;
