@@ -90,19 +90,30 @@ impl Child {
     /// The next line the child says.
     ///
     /// # Panics
-    /// If it says nothing within [`hang`], or its stdout ended (it exited:
-    /// its stderr, which is the test's, says why).
-    pub fn line(&self) -> String {
-        self.lines.recv_timeout(hang()).unwrap_or_else(|e| match e {
-            RecvTimeoutError::Timeout => panic!(
+    /// If it says nothing within [`hang`], or it exited (its stderr, which
+    /// is the test's, says why).
+    pub fn line(&mut self) -> String {
+        match self.lines.recv_timeout(hang()) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => panic!(
                 "node {} said nothing within {} ms",
                 self.name,
                 hang().as_millis()
             ),
-            RecvTimeoutError::Disconnected => {
-                panic!("node {} exited (see its stderr above)", self.name)
+            Err(RecvTimeoutError::Disconnected) => {
+                let mut status = None;
+                kit::eventually(hang(), || {
+                    status = self.process.try_wait().ok().flatten();
+                    status.is_some()
+                });
+                panic!(
+                    "node {} exited ({status:?}; its stderr above says why: exit status 2 \
+                     is its arguments or its store, as a durable-node built without the \
+                     feature `postgres` given a PostgreSQL URL)",
+                    self.name
+                )
             }
-        })
+        }
     }
 
     /// The child's process id.
