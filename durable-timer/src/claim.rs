@@ -4,12 +4,21 @@
 //! job between the look and the mark, and a node that finds no row
 //! claimed nothing (D1, D2).
 //!
+//! The look is two lookups, each along an index (`schema.rs`): a job
+//! whose lease ran out, the earliest first; failing that, the earliest
+//! waiting job that is due. Each states its index's range outright (a
+//! state, and a time up to `{now}`) and stops at the first row that
+//! passes [`DUE`]. Asked for `DUE` alone, an `OR`, both databases gather
+//! every due job and every running one and sort them all to keep one
+//! (`tests/plans.rs` reads the plans). A lease run out goes first: its
+//! job is late by a lease at least, and its holder is gone.
+//!
 //! The two databases differ here, so there is one statement for each.
 //! SQLite lets one connection write at a time: the statement's look (the
-//! subquery) and its mark run under the same write lock, and the guard is
-//! repeated on the row it updates. PostgreSQL runs claims side by side:
-//! `FOR UPDATE SKIP LOCKED` locks the row it picks and passes over rows
-//! another claim has locked, so two nodes claim two jobs instead of
+//! subqueries) and its mark run under the same write lock, and the guard
+//! is repeated on the row it updates. PostgreSQL runs claims side by side:
+//! `FOR UPDATE SKIP LOCKED` locks the row a lookup picks and passes over
+//! rows another claim has locked, so two nodes claim two jobs instead of
 //! queueing for one.
 
 use crate::Millis;
@@ -64,22 +73,30 @@ pub const SET: &str = "state = 'running', owner = $1,
 
 // ANCHOR: claim_sqlite
 const CLAIM_SQLITE: &str = "UPDATE jobs SET {set}
- WHERE id = (SELECT id FROM jobs WHERE {due} ORDER BY due_at LIMIT 1)
+ WHERE id = COALESCE(
+     (SELECT id FROM jobs WHERE state = 'running' AND lease_until <= {now} AND ({due})
+       ORDER BY lease_until LIMIT 1),
+     (SELECT id FROM jobs WHERE state = 'waiting' AND due_at <= {now} AND ({due})
+       ORDER BY due_at LIMIT 1))
    AND ({due})
 RETURNING id, occurrence, fence, period_ms";
 // ANCHOR_END: claim_sqlite
 
 // ANCHOR: claim_postgres
-const CLAIM_POSTGRES: &str = "WITH c AS (
-    SELECT id FROM jobs WHERE {due}
-     ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-UPDATE jobs SET {set} FROM c WHERE jobs.id = c.id
-RETURNING jobs.id, jobs.occurrence, jobs.fence, jobs.period_ms";
+const CLAIM_POSTGRES: &str = "UPDATE jobs SET {set}
+ WHERE id = COALESCE(
+     (SELECT id FROM jobs WHERE state = 'running' AND lease_until <= {now} AND ({due})
+       ORDER BY lease_until LIMIT 1 FOR UPDATE SKIP LOCKED),
+     (SELECT id FROM jobs WHERE state = 'waiting' AND due_at <= {now} AND ({due})
+       ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED))
+RETURNING id, occurrence, fence, period_ms";
 // ANCHOR_END: claim_postgres
 
 /// The claim statement for `dialect`, picking by `due` and setting `set`
-/// (the fixed version passes [`DUE`] and [`SET`]; a buggy one changes one).
-pub(crate) fn statement(dialect: Dialect, due: &str, set: &str) -> String {
+/// (the fixed version passes [`DUE`] and [`SET`]; a buggy one changes one),
+/// before [`Dialect::render`](crate::store::Dialect::render): it still
+/// says `{now}` and `$N`.
+pub fn statement(dialect: Dialect, due: &str, set: &str) -> String {
     let shape = match dialect {
         Dialect::Sqlite => CLAIM_SQLITE,
         Dialect::Postgres => CLAIM_POSTGRES,

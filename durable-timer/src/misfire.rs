@@ -54,17 +54,21 @@ impl FromStr for Misfire {
 }
 
 // ANCHOR: skip_missed
+/// What [`skip_missed`] runs. `due_at <= {now}` follows from the last
+/// test (a period is 1 ms or more), and is what the index `jobs_skip`
+/// can seek by: the statement reads the `skip` jobs that are due, not
+/// every waiting job.
+pub const SKIP_MISSED: &str =
+    "UPDATE jobs SET due_at = due_at + period_ms * (({now} - due_at) / period_ms + 1)
+      WHERE state = 'waiting' AND misfire = 'skip' AND due_at <= {now}
+        AND period_ms IS NOT NULL AND due_at + period_ms <= {now}";
+
 /// Moves every `skip` job that is a period or more late to its first
 /// occurrence after now, running nothing. Returns how many moved.
 ///
 /// # Errors
 /// What the store reports.
 pub fn skip_missed(store: &mut dyn Store) -> Result<u64, StoreError> {
-    store.execute(
-        "UPDATE jobs SET due_at = due_at + period_ms * (({now} - due_at) / period_ms + 1)
-          WHERE state = 'waiting' AND misfire = 'skip' AND period_ms IS NOT NULL
-            AND due_at + period_ms <= {now}",
-        &[],
-    )
+    store.execute(SKIP_MISSED, &[])
 }
 // ANCHOR_END: skip_missed

@@ -27,9 +27,7 @@ pub fn claim(
 ) -> Result<Option<Claim>, StoreError> {
     pause_point(WINDOW);
     // BUG: the node's time ($3) judges what is due and when leases end.
-    let due = DUE.replace("{now}", "$3");
-    let set = SET.replace("{now}", "$3");
-    let sql = claim::statement(store.dialect(), &due, &set);
+    let sql = claim::statement(store.dialect(), DUE, SET).replace("{now}", "$3");
     let rows = store.query(&sql, &[node.into(), lease.into(), now.into()])?;
     Ok(rows.first().map(Claim::from_row))
 }

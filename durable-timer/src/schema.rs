@@ -14,11 +14,18 @@
 //! - `store_clock`: one row a test writes to set the store's time (see
 //!   [`Dialect::render`](crate::store::Dialect::render)); empty, the
 //!   store reads its real clock.
+//!
+//! Three indexes on `jobs`, one per lookup a node makes each round: the
+//! earliest waiting job that is due (`jobs_due`), a running job whose
+//! lease ran out (`jobs_lease`), and the `skip` jobs that are due
+//! (`jobs_skip`, which holds `skip` jobs only). Each lookup starts at the
+//! rows it wants and reads no later job, however many the table holds
+//! (`tests/plans.rs` reads the plans).
 
 use crate::store::{Store, StoreError};
 
 // ANCHOR: schema
-const TABLES: [&str; 5] = [
+const TABLES: [&str; 7] = [
     "CREATE TABLE IF NOT EXISTS jobs (
         id          TEXT PRIMARY KEY,
         due_at      BIGINT NOT NULL,  -- the next occurrence
@@ -31,6 +38,8 @@ const TABLES: [&str; 5] = [
         occurrence  BIGINT            -- the due time being run
     )",
     "CREATE INDEX IF NOT EXISTS jobs_due ON jobs (state, due_at)",
+    "CREATE INDEX IF NOT EXISTS jobs_lease ON jobs (state, lease_until)",
+    "CREATE INDEX IF NOT EXISTS jobs_skip ON jobs (state, due_at) WHERE misfire = 'skip'",
     "CREATE TABLE IF NOT EXISTS deliveries (
         job_id TEXT NOT NULL, occurrence BIGINT NOT NULL, fence BIGINT NOT NULL,
         node TEXT NOT NULL, at BIGINT NOT NULL

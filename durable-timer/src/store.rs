@@ -105,12 +105,18 @@ impl Dialect {
     /// `sql` as this database reads it: `{now}` becomes the store's time
     /// (the row of `store_clock` if a test set one, else the database's
     /// real clock), and for SQLite `$N` becomes `?N`.
+    ///
+    /// The time is a subquery of its own, which reads no row of the
+    /// statement: the database works it out once, before the rows, and can
+    /// then bound an index scan by it. (PostgreSQL would call a bare
+    /// `clock_timestamp()` again at every row, and bound no scan by it.)
     pub fn render(self, sql: &str) -> String {
         let real = match self {
             Dialect::Sqlite => SQLITE_NOW,
             Dialect::Postgres => POSTGRES_NOW,
         };
-        let now = format!("COALESCE((SELECT now_ms FROM store_clock WHERE id = 1), {real})");
+        let now =
+            format!("(SELECT COALESCE((SELECT now_ms FROM store_clock WHERE id = 1), {real}))");
         let sql = sql.replace("{now}", &now);
         match self {
             Dialect::Sqlite => question_marks(&sql),
@@ -194,14 +200,14 @@ mod tests {
     #[test]
     fn sqlite_placeholders_and_now() {
         let sql = Dialect::Sqlite.render("UPDATE t SET a = $1 WHERE b = $12 AND c <= {now}");
-        assert!(sql.starts_with("UPDATE t SET a = ?1 WHERE b = ?12 AND c <= COALESCE("));
+        assert!(sql.starts_with("UPDATE t SET a = ?1 WHERE b = ?12 AND c <= (SELECT COALESCE("));
         assert!(sql.contains("unixepoch('subsec')"));
     }
 
     #[test]
     fn postgres_keeps_dollars() {
         let sql = Dialect::Postgres.render("SELECT $1, {now}");
-        assert!(sql.starts_with("SELECT $1, COALESCE("));
+        assert!(sql.starts_with("SELECT $1, (SELECT COALESCE("));
         assert!(sql.contains("clock_timestamp()"));
     }
 }
