@@ -232,8 +232,8 @@ impl Lane {
 /// Lanes on one time axis. See the module docs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chart {
-    /// One column of the chart: one character of text, or [`Chart::PX`]
-    /// pixels of SVG.
+    /// One column of the chart: one character of text, or a share of
+    /// [`Chart::SVG_WIDTH`] in SVG.
     pub tick: Duration,
     /// The axis' unit: `kit::ms(10)` with `unit_name` `"s"` labels a demo
     /// replayed at 10 ms of real time per second of its story, in the
