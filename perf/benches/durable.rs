@@ -9,16 +9,16 @@
 //! all due (five fills a round); 10^3 jobs, all due (one); and 10^4 jobs
 //! of which 10^2 are due (one), a table that holds mostly later jobs. In
 //! quick mode the first (two fills), and 10^3 jobs of which 10^2 are due.
-//! A full run takes a few minutes on two cores, most of it PostgreSQL's
-//! one node claiming from the larger tables.
+//! A full run takes a minute or two on two cores, most of it the fills.
 //! After each fill, the timed part, until every due job is claimed:
 //!
 //! - **`N node(s)`**: N threads, each a node with a connection of its own,
 //!   all started at once, each calling the shipped claim
-//!   (`durable_timer::claim::claim`, one statement: on SQLite `UPDATE …
-//!   WHERE id = (SELECT … ORDER BY due_at LIMIT 1)`, on PostgreSQL the
-//!   same pick `FOR UPDATE SKIP LOCKED`) until it finds none due; timed
-//!   until the last has finished.
+//!   (`durable_timer::claim::claim`, one statement: `UPDATE … WHERE id =
+//!   COALESCE(…)` of two lookups, a lease run out by `(state,
+//!   lease_until)`, else the earliest job due by `(state, due_at)`, each
+//!   `LIMIT 1`, on PostgreSQL `FOR UPDATE SKIP LOCKED`) until it finds
+//!   none due; timed until the last has finished.
 //! - **the floor**: one connection that already knows which jobs are due,
 //!   and claims each by its id with one conditional `UPDATE … WHERE id =
 //!   $3 AND state = 'waiting' RETURNING …`: one statement, one round trip,
