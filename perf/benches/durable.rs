@@ -9,7 +9,7 @@
 //! all due (five fills a round); 10^3 jobs, all due (one); and 10^4 jobs
 //! of which 10^2 are due (one), a table that holds mostly later jobs. In
 //! quick mode the first (two fills), and 10^3 jobs of which 10^2 are due.
-//! A full run takes a minute or two on two cores, most of it the fills.
+//! A full run takes a minute or two on two cores.
 //! After each fill, the timed part, until every due job is claimed:
 //!
 //! - **`N node(s)`**: N threads, each a node with a connection of its own,
