@@ -35,13 +35,13 @@ pub fn deliver(store: &mut dyn Store, claim: &Claim, node: &str) -> Result<(), S
 }
 // ANCHOR_END: deliver
 
-// ANCHOR: complete
 /// Completes `claim`: a one-shot job is done, a recurring one waits for
 /// its next occurrence; and the occurrence's effect is written. Returns
 /// `false`, writing nothing, if the claim no longer holds the job.
 ///
 /// # Errors
 /// What the store reports; the transaction was rolled back.
+// ANCHOR: complete
 pub fn complete(store: &mut dyn Store, claim: &Claim, node: &str) -> Result<bool, StoreError> {
     store.begin()?;
     let done = store.execute(

@@ -15,11 +15,11 @@ use crate::store::{Store, StoreError};
 /// The window: the node has run the job and is about to complete it.
 pub const WINDOW: &str = "durable-timer::unfenced_write: ran the job, not yet completed it";
 
-// ANCHOR: complete
 /// Completes `claim` by the job's id, and writes its effect.
 ///
 /// # Errors
 /// What the store reports.
+// ANCHOR: complete
 pub fn complete(store: &mut dyn Store, claim: &Claim, node: &str) -> Result<bool, StoreError> {
     pause_point(WINDOW);
     store.begin()?;
